@@ -1,0 +1,5 @@
+import sys
+
+from mahjong_nts.cli import main
+
+sys.exit(main())

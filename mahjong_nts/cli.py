@@ -1,0 +1,55 @@
+"""The `mahjong-nts` console script: one dispatcher, one module per subcommand.
+
+Every subcommand module exposes `add_parser(subparsers)`; the parser it registers sets `run=fn`, and
+`fn(args) -> int` returns the exit code (0 done, 1 some items failed, 2 bad input or usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from mahjong_nts import __version__
+
+SUBCOMMAND_MODULES = ("scoring.cli", "recognizer.cli", "mahjong_nts.batch")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line and exits 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"mahjong-nts: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mahjong-nts", description="Score Dutch tournament mahjong (NTS) hands.")
+    parser.add_argument("--version", action="version", version=f"mahjong-nts {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a subcommand whose optional dependencies are missing is simply absent
+            continue
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("mahjong-nts: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
