@@ -1,4 +1,4 @@
-"""Set up and run the project with nothing but python3: `python3 dev.py app` or `python3 dev.py test`.
+"""Set up and run the project with nothing but python3: `python3 dev.py app`, `test` or `lint`.
 
 The first call creates `.venv/` and installs the package with its app and dev extras; later calls reuse it.
 """
@@ -32,12 +32,16 @@ def ensure_venv() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"app", "test"}:
-        print("usage: python3 dev.py app | test [pytest args...]", file=sys.stderr)
+    if not argv or argv[0] not in {"app", "test", "lint"}:
+        print("usage: python3 dev.py app | test [pytest args...] | lint", file=sys.stderr)
         return 2
     ensure_venv()
     if argv[0] == "app":
         cmd = [str(BIN / "streamlit"), "run", str(ROOT / "streamlit_app.py"), *argv[1:]]
+    elif argv[0] == "lint":
+        ruff = subprocess.call([str(BIN / "ruff"), "check", "."], cwd=ROOT)
+        mypy = subprocess.call([str(BIN / "mypy")], cwd=ROOT)
+        return ruff or mypy
     else:
         cmd = [str(BIN / "python"), "-m", "pytest", *argv[1:]]
     return subprocess.call(cmd, cwd=ROOT)
