@@ -30,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name in SUBCOMMAND_MODULES:
         try:
             module = importlib.import_module(name)
-        except ImportError:  # a subcommand whose optional dependencies are missing is simply absent
+        except ModuleNotFoundError as missing:
+            if missing.name != name:  # a real import error inside the module must surface
+                raise
             continue
         module.add_parser(subparsers)
     return parser
