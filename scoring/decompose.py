@@ -1,0 +1,116 @@
+"""The hand divider: every split of concealed tiles (counts per kind) into sets and one pair.
+
+Counts are 34-tuples indexed like tiles.TILE_CODES[:34]. Each suit is split on its own (cached on its 9
+counts), then the suits are combined; the whole result is cached on the 34-tuple, so a hand scored twice,
+or a wait tested twice, is split once.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+from typing import NamedTuple
+
+Piece = tuple[str, int]  # ("chow" | "pung" | "pair", kind index of its lowest tile)
+Decomposition = tuple[Piece, ...]
+
+_GROUPS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+class Block(NamedTuple):
+    """A set as scored: kind chow/pung/kong/pair, its lowest tile, open or not, declared meld or not."""
+
+    kind: str
+    tile: int
+    open: bool = False
+    declared: bool = False
+
+
+@lru_cache(maxsize=4096)
+def _group_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[Piece, ...], bool], ...]:
+    """Every split of one suit's counts into chows, pungs and at most one pair: (pieces, has_pair).
+
+    Each multiset of pieces is produced once: the pieces that start at the lowest remaining tile are chosen
+    together (0/1 pair, 0/1 pung, k chows).
+    """
+    work = list(counts)
+    size = len(work)
+    found: list[tuple[tuple[Piece, ...], bool]] = []
+
+    def split(start: int, pieces: list[Piece], has_pair: bool) -> None:
+        i = start
+        while i < size and work[i] == 0:
+            i += 1
+        if i == size:
+            found.append((tuple(pieces), has_pair))
+            return
+        n = work[i]
+        for pair in (0, 1):
+            if pair and has_pair:
+                continue
+            for pung in (0, 1):
+                chows = n - 2 * pair - 3 * pung
+                if chows < 0:
+                    continue
+                if chows and (honours or i > size - 3 or work[i + 1] < chows or work[i + 2] < chows):
+                    continue
+                work[i] = 0
+                if chows:
+                    work[i + 1] -= chows
+                    work[i + 2] -= chows
+                added = [("pair", i)] * pair + [("pung", i)] * pung + [("chow", i)] * chows
+                split(i + 1, pieces + added, has_pair or bool(pair))
+                work[i] = n
+                if chows:
+                    work[i + 1] += chows
+                    work[i + 2] += chows
+
+    split(0, [], False)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 16)
+def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
+    """Every split of the concealed counts into sets (chows, pungs) and exactly one pair.
+
+    >>> from scoring.tiles import counts_of, parse_tiles
+    >>> for split in regular_decompositions(tuple(counts_of(parse_tiles("111222333m55p")))):
+    ...     print(split)
+    (('pair', 13), ('chow', 0), ('chow', 0), ('chow', 0))
+    (('pair', 13), ('pung', 0), ('pung', 1), ('pung', 2))
+    """
+    pair_groups = 0
+    for lo, hi, _ in _GROUPS:
+        rest = sum(counts[lo:hi]) % 3
+        if rest == 1:
+            return ()
+        pair_groups += rest == 2
+    if pair_groups != 1:
+        return ()
+    options: list[list[tuple[tuple[Piece, ...], bool]]] = []
+    for lo, hi, honours in _GROUPS:
+        splits = _group_splits(counts[lo:hi], honours)
+        if not splits:
+            return ()
+        options.append([(tuple((kind, tile + lo) for kind, tile in pieces), pair) for pieces, pair in splits])
+    out: list[Decomposition] = []
+    for combo in product(*options):
+        if sum(pair for _, pair in combo) == 1:
+            pieces = [piece for part, _ in combo for piece in part]
+            pieces.sort(key=lambda p: (p[0] != "pair", p[1]))
+            out.append(tuple(pieces))
+    return tuple(out)
+
+
+def is_seven_pairs(counts: tuple[int, ...], allow_four_equal: bool = True) -> bool:
+    """Seven pairs in 14 concealed tiles; four equal tiles count as two pairs when allowed."""
+    if sum(counts) != 14:
+        return False
+    if allow_four_equal:
+        return all(c in (0, 2, 4) for c in counts)
+    return all(c in (0, 2) for c in counts)
+
+
+def seven_pairs_blocks(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """The pairs of a seven-pairs hand as kind indices (a kind held 4 times appears twice)."""
+    return tuple(kind for kind, c in enumerate(counts) for _ in range(c // 2))

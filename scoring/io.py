@@ -1,0 +1,149 @@
+"""The CONTRACT `score` input object <-> Hand, with full validation (InputError, one line)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.errors import InputError
+from scoring.hand import WINDS, Hand, Meld
+from scoring.tiles import ALIASES, format_tiles, parse_tiles, sort_key
+from scoring.validate import validate_hand
+
+KEYS = (
+    "ruleset",
+    "role",
+    "seat_wind",
+    "prevailing_wind",
+    "concealed",
+    "melds",
+    "bonus",
+    "winning_tile",
+    "self_drawn",
+    "flags",
+)
+MELD_KEYS = ("tiles", "open")
+_WIND_OF_CODE = {"1z": "E", "2z": "S", "3z": "W", "4z": "N"}
+
+
+def _wind(obj: Mapping[str, Any], key: str) -> str:
+    value = obj[key]
+    if not isinstance(value, str):
+        raise InputError(f"{key} must be one of E, S, W, N, not {value!r}")
+    if value in WINDS:
+        return value
+    wind = _WIND_OF_CODE.get(ALIASES.get(value.strip().lower(), value.strip().lower()))
+    if wind is None:
+        raise InputError(f"{key} must be one of E, S, W, N, not {value!r}")
+    return wind
+
+
+def _tiles(value: Any, where: str) -> tuple[str, ...]:
+    """A tile string ("123m 11z") or a list of tile strings, sorted canonically."""
+    if isinstance(value, str):
+        tiles = _parse(value, where)
+    elif isinstance(value, list):
+        tiles = []
+        for part in value:
+            if not isinstance(part, str):
+                raise InputError(f"{where}: tiles must be strings, not {part!r}")
+            tiles.extend(_parse(part, where))
+    else:
+        raise InputError(f"{where}: expected a tile string like '123m11z', not {type(value).__name__}")
+    return tuple(sorted(tiles, key=sort_key))
+
+
+def _parse(text: str, where: str) -> list[str]:
+    try:
+        return parse_tiles(text)
+    except InputError as bad:
+        raise InputError(f"{where}: {bad}") from None
+
+
+def _meld(value: Any, number: int) -> Meld:
+    where = f"melds[{number}]"
+    if isinstance(value, str):
+        return Meld(_tiles(value, where), True)
+    if not isinstance(value, Mapping):
+        raise InputError(f'{where}: expected an object like {{"tiles": "111z", "open": true}}')
+    for key in value:
+        if key not in MELD_KEYS:
+            raise InputError(f"{where}: unknown key {key!r} (known: tiles, open)")
+    if "tiles" not in value:
+        raise InputError(f"{where}: missing key 'tiles'")
+    is_open = value.get("open", True)
+    if not isinstance(is_open, bool):
+        raise InputError(f"{where}: open must be true or false, not {is_open!r}")
+    return Meld(_tiles(value["tiles"], where), is_open)
+
+
+def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
+    """Build and validate a Hand from a CONTRACT input object; InputError names the first problem.
+
+    >>> hand = hand_from_dict({"seat_wind": "E", "prevailing_wind": "S", "concealed": "123m456p789s111z22z",
+    ...                        "winning_tile": "2z"})
+    >>> hand.concealed[:3], hand.role, hand.ruleset
+    (('1m', '2m', '3m'), 'winner', 'app')
+    """
+    if not isinstance(obj, Mapping):
+        raise InputError(f"a hand must be a JSON object, not {type(obj).__name__}")
+    for key in obj:
+        if key not in KEYS:
+            raise InputError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+    role = obj.get("role", "winner")
+    required = ["seat_wind", "prevailing_wind", "concealed"] + (["winning_tile"] if role == "winner" else [])
+    for key in required:
+        if key not in obj:
+            raise InputError(f"missing key {key!r}")
+    for key in ("ruleset", "role"):
+        if key in obj and not isinstance(obj[key], str):
+            raise InputError(f"{key} must be a string, not {obj[key]!r}")
+    melds = obj.get("melds", [])
+    if not isinstance(melds, list):
+        raise InputError('melds must be a list of objects like {"tiles": "111z", "open": true}')
+    winning = obj.get("winning_tile")
+    winning_tile: str | None = None
+    if winning is not None:
+        tiles = _tiles(winning, "winning_tile")
+        if len(tiles) != 1:
+            raise InputError(f"winning_tile must be exactly one tile, not {winning!r}")
+        winning_tile = tiles[0]
+    self_drawn = obj.get("self_drawn", False)
+    if not isinstance(self_drawn, bool):
+        raise InputError(f"self_drawn must be true or false, not {self_drawn!r}")
+    flags = obj.get("flags", [])
+    if not isinstance(flags, list) or not all(isinstance(flag, str) for flag in flags):
+        raise InputError("flags must be a list of flag names")
+    bonus = obj.get("bonus", "")
+    hand = Hand(
+        seat_wind=_wind(obj, "seat_wind"),
+        prevailing_wind=_wind(obj, "prevailing_wind"),
+        concealed=_tiles(obj["concealed"], "concealed"),
+        melds=tuple(_meld(meld, i) for i, meld in enumerate(melds)),
+        bonus=_tiles(bonus if bonus is not None else "", "bonus"),
+        winning_tile=winning_tile,
+        self_drawn=self_drawn,
+        flags=frozenset(flags),
+        ruleset=obj.get("ruleset", "app"),
+        role=role,
+    )
+    validate_hand(hand)
+    return hand
+
+
+def hand_to_dict(hand: Hand) -> dict[str, Any]:
+    """The CONTRACT input object for a hand; hand_from_dict(hand_to_dict(h)) == h for a canonical hand."""
+    out: dict[str, Any] = {
+        "ruleset": hand.ruleset,
+        "role": hand.role,
+        "seat_wind": hand.seat_wind,
+        "prevailing_wind": hand.prevailing_wind,
+        "concealed": format_tiles(hand.concealed),
+        "melds": [{"tiles": format_tiles(m.tiles), "open": m.open} for m in hand.melds],
+        "bonus": format_tiles(hand.bonus),
+        "self_drawn": hand.self_drawn,
+        "flags": sorted(hand.flags),
+    }
+    if hand.winning_tile is not None:
+        out["winning_tile"] = hand.winning_tile
+    return out

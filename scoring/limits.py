@@ -1,0 +1,182 @@
+"""The 18 limit hands of SCORING section 7 as table rows: value, shape and a small predicate.
+
+Irregular rows look at the 14 concealed counts (they must be concealed; only the winning tile may be a
+discard). Regular rows look at a Reading (sets and a pair). Situation rows (heaven, earth) need any winning
+shape and look at the context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.decompose import is_seven_pairs
+from scoring.rules import Context, Options, Reading
+
+IRREGULAR, REGULAR, SITUATION = "irregular", "regular", "situation"
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_WINDS = range(27, 31)
+_DRAGONS = range(31, 34)
+
+
+@dataclass(frozen=True)
+class LimitHand:
+    """One limit hand: its fixed value and when it applies (see the module docstring for `shape`)."""
+
+    key: str
+    name: str
+    name_en: str
+    value: int
+    shape: str
+    applies: Callable[..., bool]
+
+
+def _suit(counts: tuple[int, ...], suit: int) -> tuple[int, ...]:
+    return counts[9 * suit : 9 * suit + 9]
+
+
+def _nine_gates(c: tuple[int, ...], options: Options) -> bool:
+    for s in range(3):
+        t = _suit(c, s)
+        if sum(t) == 14 and t[0] >= 3 and t[8] >= 3 and all(t[i] >= 1 for i in range(1, 8)):
+            return True
+    return False
+
+
+def _thirteen_orphans(c: tuple[int, ...], options: Options) -> bool:
+    return all(c[k] >= 1 for k in _ORPHANS) and sum(c[k] for k in _ORPHANS) == 14 == sum(c)
+
+
+def _wind_snake(c: tuple[int, ...], options: Options) -> bool:
+    if sum(c) != 14 or any(c[k] for k in _DRAGONS) or not all(c[k] >= 1 for k in _WINDS):
+        return False
+    winds = sum(c[k] for k in _WINDS)
+    return any(all(x >= 1 for x in _suit(c, s)) and sum(_suit(c, s)) + winds == 14 for s in range(3))
+
+
+def _dragon_snake(c: tuple[int, ...], options: Options) -> bool:
+    if sum(c) != 14 or not all(c[k] == 1 for k in _DRAGONS):
+        return False
+    if sorted(c[k] for k in _WINDS) != [0, 0, 0, 2]:
+        return False
+    return any(all(x == 1 for x in _suit(c, s)) for s in range(3))
+
+
+def _court_of_peking(c: tuple[int, ...], options: Options) -> bool:
+    if sum(c) != 14 or not all(c[k] == 1 for k in range(27, 34)):
+        return False
+    return any(_suit(c, s) == (1, 1, 1, 1, 1, 1, 1, 0, 0) for s in range(3))
+
+
+def _pairs(c: tuple[int, ...], options: Options) -> bool:
+    return is_seven_pairs(c, options.seven_pairs_allow_four_equal)
+
+
+def _suits_in(c: tuple[int, ...]) -> int:
+    return sum(1 for s in range(3) if any(_suit(c, s)))
+
+
+def _honours_in(c: tuple[int, ...]) -> bool:
+    return any(c[27:34])
+
+
+def _honour_twins(c: tuple[int, ...], options: Options) -> bool:
+    return _pairs(c, options) and _suits_in(c) == 0
+
+
+def _pure_twins(c: tuple[int, ...], options: Options) -> bool:
+    return _pairs(c, options) and _suits_in(c) == 1 and not _honours_in(c)
+
+
+def _very_clean_twins(c: tuple[int, ...], options: Options) -> bool:
+    only_majors = all(c[k] == 0 for k in range(27) if k % 9 not in (0, 8))
+    return _pairs(c, options) and _suits_in(c) == 1 and only_majors
+
+
+def _clean_twins(c: tuple[int, ...], options: Options) -> bool:
+    return _pairs(c, options) and _suits_in(c) == 1
+
+
+def _winding_snake(r: Reading) -> bool:
+    summary = r.summary
+    if len(summary.suits) != 1 or summary.honours or r.pair is None:
+        return False
+    base = 9 * next(iter(summary.suits))
+    pungs = sorted(b.tile - base for b in r.blocks if b.kind in ("pung", "kong"))
+    chows = sorted(b.tile - base for b in r.blocks if b.kind == "chow")
+    return pungs == [0, 8] and (chows, r.pair.tile - base) in (([2, 5], 1), ([1, 5], 4), ([1, 4], 7))
+
+
+def _all_terminals(r: Reading) -> bool:
+    return r.summary.only_terminals_and_honours and not r.summary.honours
+
+
+def _heaven(ctx: Context) -> bool:
+    return "heaven" in ctx.flags
+
+
+def _earth(ctx: Context) -> bool:
+    return "earth" in ctx.flags
+
+
+LIMIT_HANDS: tuple[LimitHand, ...] = (
+    LimitHand("nine_gates", "Negen poorten", "Nine gates", 2000, IRREGULAR, _nine_gates),
+    LimitHand("thirteen_orphans", "Dertien wezen", "Thirteen orphans", 2000, IRREGULAR, _thirteen_orphans),
+    LimitHand("honour_twins", "Tweelingen van troefstenen", "Honour twins", 2000, IRREGULAR, _honour_twins),
+    LimitHand("wind_snake", "Windenslang", "Wind snake", 1000, IRREGULAR, _wind_snake),
+    LimitHand("dragon_snake", "Drakenslang", "Dragon snake", 1000, IRREGULAR, _dragon_snake),
+    LimitHand("court_of_peking", "Hof van Peking", "Court of Peking", 1000, IRREGULAR, _court_of_peking),
+    LimitHand("pure_twins", "Zuivere tweelingen", "Pure twins", 1000, IRREGULAR, _pure_twins),
+    LimitHand(
+        "very_clean_twins", "Zeer schone tweelingen", "Very clean twins", 1000, IRREGULAR, _very_clean_twins
+    ),
+    LimitHand("clean_twins", "Schone tweelingen", "Clean twins", 500, IRREGULAR, _clean_twins),
+    LimitHand("seven_twins", "Zeven tweelingen", "Seven twins", 250, IRREGULAR, _pairs),
+    LimitHand("four_winds", "Vier winden", "Four winds", 2000, REGULAR, lambda r: r.wind_pungs == 4),
+    LimitHand("three_dragons", "Drie draken", "Three dragons", 2000, REGULAR, lambda r: r.dragon_pungs == 3),
+    LimitHand("jade", "Jadespel", "Jade hand", 2000, REGULAR, lambda r: r.summary.only_green),
+    LimitHand("heads_and_tails", "Kop en staart", "Heads and tails", 2000, REGULAR, _all_terminals),
+    LimitHand(
+        "four_concealed_kongs",
+        "Vier verborgen kongs",
+        "Four concealed kongs",
+        2000,
+        REGULAR,
+        lambda r: r.concealed_kongs == 4,
+    ),
+    LimitHand("heaven", "Spel van de hemel", "Heavenly hand", 2000, SITUATION, _heaven),
+    LimitHand("earth", "Spel van de aarde", "Earthly hand", 1000, SITUATION, _earth),
+    LimitHand("winding_snake", "Kronkelende slang", "Winding snake", 1000, REGULAR, _winding_snake),
+)
+
+
+def best_irregular(limits: tuple[Any, ...], counts: tuple[int, ...], options: Options) -> LimitHand | None:
+    """The highest irregular limit hand the 14 concealed counts form (first row on a tie), or None."""
+    best: LimitHand | None = None
+    for limit in limits:
+        if (
+            limit.shape == IRREGULAR
+            and (best is None or limit.value > best.value)
+            and limit.applies(counts, options)
+        ):
+            best = limit
+    return best
+
+
+def best_regular(limits: tuple[Any, ...], reading: Reading) -> LimitHand | None:
+    """The highest regular limit hand this reading forms, or None."""
+    best: LimitHand | None = None
+    for limit in limits:
+        if limit.shape == REGULAR and (best is None or limit.value > best.value) and limit.applies(reading):
+            best = limit
+    return best
+
+
+def best_situation(limits: tuple[Any, ...], ctx: Context) -> LimitHand | None:
+    """The highest situation limit hand (heaven, earth) of a hand that has a winning shape, or None."""
+    best: LimitHand | None = None
+    for limit in limits:
+        if limit.shape == SITUATION and (best is None or limit.value > best.value) and limit.applies(ctx):
+            best = limit
+    return best

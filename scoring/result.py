@@ -1,0 +1,106 @@
+"""The score of one hand as a value object; to_dict() is the CONTRACT `score` output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+REASONS: dict[str, tuple[str, str]] = {
+    "no_winning_shape": (
+        "no mahjong shape: the tiles form neither 4 sets and a pair nor a limit hand",
+        "geen mahjong-vorm",
+    ),
+    "too_few_doublings": ("too few doublings: a mahjong needs at least 2", "te weinig verdubbelingen"),
+    "dead_hand": ("dead hand: scores 0 and still pays", "dood spel"),
+}
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One line of the breakdown: a rule that applied, worth points or doublings."""
+
+    name: str
+    name_en: str
+    kind: str  # "points" | "doublings"
+    value: int
+    tiles: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "name_en": self.name_en, self.kind: self.value}
+        if self.tiles is not None:
+            out["tiles"] = self.tiles
+        return out
+
+
+@dataclass(frozen=True)
+class ScoredSet:
+    """A set as the score read it: chow, pung, kong, pair, seven_pairs or loose tiles."""
+
+    kind: str
+    tiles: str
+    open: bool = False
+    winning: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "tiles": self.tiles, "open": self.open}
+        if self.winning:
+            out["winning"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class LimitScore:
+    """The limit hand that decided the score; a loser's half limit has value = full_value // 2."""
+
+    name: str
+    name_en: str
+    value: int
+    full_value: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "name_en": self.name_en,
+            "value": self.value,
+            "full_value": self.full_value,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """Outcome of score_hand: valid or not (with a reason), the total and the breakdown behind it."""
+
+    valid: bool
+    total: int
+    base_points: int
+    doublings: int
+    ruleset: str
+    role: str
+    reason_code: str | None = None
+    limit_hand: LimitScore | None = None
+    items: tuple[ScoreItem, ...] = ()
+    sets: tuple[ScoredSet, ...] = field(default_factory=tuple)
+
+    @property
+    def reason(self) -> str | None:
+        return REASONS[self.reason_code][0] if self.reason_code else None
+
+    @property
+    def reason_nl(self) -> str | None:
+        return REASONS[self.reason_code][1] if self.reason_code else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "reason": self.reason,
+            "reason_nl": self.reason_nl,
+            "reason_code": self.reason_code,
+            "total": self.total,
+            "base_points": self.base_points,
+            "doublings": self.doublings,
+            "limit_hand": self.limit_hand.to_dict() if self.limit_hand else None,
+            "items": [item.to_dict() for item in self.items],
+            "sets": [s.to_dict() for s in self.sets],
+            "ruleset": self.ruleset,
+            "role": self.role,
+        }

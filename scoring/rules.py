@@ -1,0 +1,260 @@
+"""Rules as data: one table row per scoring rule, and the machinery that applies a ruleset to a reading.
+
+A *reading* is one interpretation of a hand: its sets (declared melds plus the concealed split), the pair,
+which set the winning tile completed, and the context (seat, flags, ...). Rows are of three shapes:
+SetRule (once per matching set or pair), BonusRule (once per matching flower/season) and HandRule (once per
+hand; within a family only the highest applies). Limit hands live in scoring.limits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring.decompose import Block
+from scoring.result import ScoreItem
+from scoring.tiles import INDEX, KINDS, code_of, format_tiles, is_dragon, is_wind
+
+
+@dataclass(frozen=True)
+class Options:
+    """House-rule switches of a ruleset (SCORING sections 3, 7 and 12)."""
+
+    bonus_tiles: bool = False  # flowers and seasons are played
+    min_doublings: int = 2  # a winner needs at least this many doublings (limit hands exempt)
+    limit: int = 2000  # cap for every player
+    bonus_doublings_count_toward_minimum: bool = True  # own flower/season doublings count toward the minimum
+    seven_pairs_allow_four_equal: bool = True  # four equal tiles may be two of the seven pairs
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Everything about a hand a rule may look at besides its sets."""
+
+    winner: bool
+    seat: int  # kind index of the seat wind (27..30)
+    prevailing: int  # kind index of the prevailing wind
+    seat_number: int  # 1 East .. 4 North: own flower/season number
+    self_drawn: bool
+    flags: frozenset[str]
+    winning_tile: int  # the physical winning tile's kind index; -1 for a loser
+    unique_wait: bool  # the 13 tiles before the win waited on exactly one kind
+    has_open_meld: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TileSummary:
+    """Facts about all tiles of a hand (sets, pair, loose tiles; bonus tiles excluded)."""
+
+    suits: frozenset[int]  # 0 characters, 1 circles, 2 bamboo
+    honours: bool
+    only_terminals_and_honours: bool
+    only_simples: bool
+    only_green: bool
+
+
+_GREEN = frozenset(INDEX[c] for c in ("2s", "3s", "4s", "6s", "8s", "6z"))
+
+
+@lru_cache(maxsize=1 << 14)
+def summarize(counts: tuple[int, ...]) -> TileSummary:
+    """TileSummary of a 34-count tuple (declared melds included, kongs as 4)."""
+    present = [kind for kind in range(KINDS) if counts[kind]]
+    suits = frozenset(kind // 9 for kind in present if kind < 27)
+    honours = any(kind >= 27 for kind in present)
+    return TileSummary(
+        suits=suits,
+        honours=honours,
+        only_terminals_and_honours=all(kind >= 27 or kind % 9 in (0, 8) for kind in present),
+        only_simples=all(kind < 27 and kind % 9 not in (0, 8) for kind in present),
+        only_green=all(kind in _GREEN for kind in present),
+    )
+
+
+class Reading:
+    """One interpretation of a hand: the scoring sets (pair included), context and derived counts."""
+
+    __slots__ = (
+        "blocks",
+        "chows",
+        "concealed_kongs",
+        "concealed_pungs",
+        "ctx",
+        "dragon_pungs",
+        "extra",
+        "kongs",
+        "pair",
+        "pe_ling",
+        "pungs",
+        "summary",
+        "wind_pungs",
+        "winning",
+    )
+
+    def __init__(
+        self,
+        blocks: tuple[Block, ...],
+        ctx: Context,
+        summary: TileSummary,
+        winning: int = -1,
+        pe_ling: bool = False,
+        extra: tuple[Block, ...] = (),
+    ) -> None:
+        self.blocks = blocks  # sets and the scoring pair
+        self.ctx = ctx
+        self.summary = summary
+        self.winning = winning  # index in blocks of the set the winning tile completed; -1 none
+        self.pe_ling = pe_ling  # the winning 1p is read as 1s completing the pair
+        self.extra = extra  # shown but not scored: a loser's other pairs, chows and loose tiles
+        self.chows = self.pungs = self.kongs = self.concealed_pungs = self.concealed_kongs = 0
+        self.dragon_pungs = self.wind_pungs = 0
+        self.pair: Block | None = None
+        for block in blocks:
+            kind = block.kind
+            if kind == "chow":
+                self.chows += 1
+            elif kind == "pair":
+                self.pair = block
+            else:
+                self.pungs += 1
+                if kind == "kong":
+                    self.kongs += 1
+                    if not block.open:
+                        self.concealed_kongs += 1
+                if not block.open:
+                    self.concealed_pungs += 1
+                if is_dragon(block.tile):
+                    self.dragon_pungs += 1
+                elif is_wind(block.tile):
+                    self.wind_pungs += 1
+
+    @property
+    def winning_block(self) -> Block | None:
+        return self.blocks[self.winning] if self.winning >= 0 else None
+
+
+@dataclass(frozen=True)
+class SetRule:
+    """Applies once per matching set or pair: base points or doublings for that set."""
+
+    key: str
+    name: str
+    name_en: str
+    kind: str  # "points" | "doublings"
+    value: int
+    applies: Callable[[Block, Context], bool]
+    winner_only: bool = False
+
+
+@dataclass(frozen=True)
+class BonusRule:
+    """Applies once per matching flower or season (`app`)."""
+
+    key: str
+    name: str
+    name_en: str
+    kind: str
+    value: int
+    applies: Callable[[str, Context], bool]
+    winner_only: bool = False
+
+
+@dataclass(frozen=True)
+class HandRule:
+    """Applies once per hand; within a family only the highest-valued applying row counts."""
+
+    key: str
+    name: str
+    name_en: str
+    kind: str
+    value: int
+    applies: Callable[[Reading], bool]
+    family: str | None = None
+    winner_only: bool = False
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete scoring ruleset: options plus the rule tables and the limit hands."""
+
+    name: str
+    options: Options
+    set_rules: tuple[SetRule, ...]
+    bonus_rules: tuple[BonusRule, ...]
+    hand_rules: tuple[HandRule, ...]
+    limit_hands: tuple[object, ...]  # tuple[scoring.limits.LimitHand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Base points and doublings of one reading, with the items behind them."""
+
+    base_points: int
+    doublings: int
+    bonus_doublings: int  # the part of `doublings` that came from flowers and seasons
+    items: tuple[ScoreItem, ...]
+
+
+def block_tiles(block: Block) -> str:
+    """The tiles of a block in mpsz, e.g. Block("chow", 0) -> "123m"."""
+    code = code_of(block.tile)
+    if block.kind == "chow":
+        return format_tiles((code, code_of(block.tile + 1), code_of(block.tile + 2)))
+    size = {"pair": 2, "pung": 3, "kong": 4}.get(block.kind, 1)
+    return format_tiles([code] * size)
+
+
+def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
+    """Apply every rule of `ruleset` to one reading (winner-only rows only for the winner)."""
+    ctx = reading.ctx
+    winner = ctx.winner
+    points = doublings = bonus_doublings = 0
+    items: list[ScoreItem] = []
+    for hand_rule in _best_per_family(ruleset.hand_rules, reading, winner, "points"):
+        points += hand_rule.value
+        items.append(ScoreItem(hand_rule.name, hand_rule.name_en, "points", hand_rule.value))
+    for block in reading.blocks:
+        for rule in ruleset.set_rules:
+            if (winner or not rule.winner_only) and rule.applies(block, ctx):
+                items.append(ScoreItem(rule.name, rule.name_en, rule.kind, rule.value, block_tiles(block)))
+                if rule.kind == "points":
+                    points += rule.value
+                else:
+                    doublings += rule.value
+    for tile in bonus:
+        for bonus_rule in ruleset.bonus_rules:
+            if (winner or not bonus_rule.winner_only) and bonus_rule.applies(tile, ctx):
+                items.append(
+                    ScoreItem(bonus_rule.name, bonus_rule.name_en, bonus_rule.kind, bonus_rule.value, tile)
+                )
+                if bonus_rule.kind == "points":
+                    points += bonus_rule.value
+                else:
+                    doublings += bonus_rule.value
+                    bonus_doublings += bonus_rule.value
+    for hand_rule in _best_per_family(ruleset.hand_rules, reading, winner, "doublings"):
+        doublings += hand_rule.value
+        items.append(ScoreItem(hand_rule.name, hand_rule.name_en, "doublings", hand_rule.value))
+    return Tally(points, doublings, bonus_doublings, tuple(items))
+
+
+def _best_per_family(
+    rules: tuple[HandRule, ...], reading: Reading, winner: bool, kind: str
+) -> list[HandRule]:
+    """Applying hand rules of one kind, keeping only the highest row of each family (first on a tie)."""
+    chosen: list[HandRule] = []
+    best: dict[str, int] = {}
+    for rule in rules:
+        if rule.kind != kind or (rule.winner_only and not winner) or not rule.applies(reading):
+            continue
+        if rule.family is None:
+            chosen.append(rule)
+            continue
+        at = best.get(rule.family)
+        if at is None:
+            best[rule.family] = len(chosen)
+            chosen.append(rule)
+        elif rule.value > chosen[at].value:
+            chosen[at] = rule
+    return chosen
