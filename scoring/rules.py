@@ -206,37 +206,39 @@ def block_tiles(block: Block) -> str:
 
 
 def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
-    """Apply every rule of `ruleset` to one reading (winner-only rows only for the winner)."""
+    """Apply every rule of `ruleset` to one reading (winner-only rows only for the winner).
+
+    Items come points first (hand, sets, bonus tiles), then doublings (sets, bonus tiles, hand).
+    """
     ctx = reading.ctx
     winner = ctx.winner
-    points = doublings = bonus_doublings = 0
-    items: list[ScoreItem] = []
+    points: list[ScoreItem] = []
+    doublings: list[ScoreItem] = []
+    bonus_doublings = 0
     for hand_rule in _best_per_family(ruleset.hand_rules, reading, winner, "points"):
-        points += hand_rule.value
-        items.append(ScoreItem(hand_rule.name, hand_rule.name_en, "points", hand_rule.value))
+        points.append(ScoreItem(hand_rule.name, hand_rule.name_en, "points", hand_rule.value))
     for block in reading.blocks:
         for rule in ruleset.set_rules:
             if (winner or not rule.winner_only) and rule.applies(block, ctx):
-                items.append(ScoreItem(rule.name, rule.name_en, rule.kind, rule.value, block_tiles(block)))
-                if rule.kind == "points":
-                    points += rule.value
-                else:
-                    doublings += rule.value
+                item = ScoreItem(rule.name, rule.name_en, rule.kind, rule.value, block_tiles(block))
+                (points if rule.kind == "points" else doublings).append(item)
     for tile in bonus:
         for bonus_rule in ruleset.bonus_rules:
             if (winner or not bonus_rule.winner_only) and bonus_rule.applies(tile, ctx):
-                items.append(
-                    ScoreItem(bonus_rule.name, bonus_rule.name_en, bonus_rule.kind, bonus_rule.value, tile)
-                )
+                item = ScoreItem(bonus_rule.name, bonus_rule.name_en, bonus_rule.kind, bonus_rule.value, tile)
                 if bonus_rule.kind == "points":
-                    points += bonus_rule.value
+                    points.append(item)
                 else:
-                    doublings += bonus_rule.value
+                    doublings.append(item)
                     bonus_doublings += bonus_rule.value
     for hand_rule in _best_per_family(ruleset.hand_rules, reading, winner, "doublings"):
-        doublings += hand_rule.value
-        items.append(ScoreItem(hand_rule.name, hand_rule.name_en, "doublings", hand_rule.value))
-    return Tally(points, doublings, bonus_doublings, tuple(items))
+        doublings.append(ScoreItem(hand_rule.name, hand_rule.name_en, "doublings", hand_rule.value))
+    return Tally(
+        sum(item.value for item in points),
+        sum(item.value for item in doublings),
+        bonus_doublings,
+        (*points, *doublings),
+    )
 
 
 def _best_per_family(

@@ -1,10 +1,330 @@
-"""score_hand (work in progress)."""
+"""score_hand: the winner's best interpretation or the loser's best partition (SCORING sections 2-8, 12).
+
+Winner: every decomposition of the concealed tiles x every set the winning tile could have completed (a
+discard makes that set open), plus the pe-ling reading; each reading is tallied by the ruleset's tables and
+the best total wins. Limit hands score their value unless the capped regular count is higher.
+Loser: pungs of every kind held 3 or 4 times, the best scoring pair, the rest shown as chows, pairs and loose
+tiles; half an irregular limit hand the 13 tiles wait on, if higher.
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from scoring.decompose import Block, Decomposition, is_seven_pairs, regular_decompositions
 from scoring.hand import Hand
-from scoring.result import ScoreResult
+from scoring.limits import LimitHand, best_irregular, best_regular, best_situation
+from scoring.result import LimitScore, ScoredSet, ScoreItem, ScoreResult
+from scoring.rules import Context, Reading, Ruleset, Tally, block_tiles, summarize, tally
+from scoring.rulesets import get_ruleset
+from scoring.tiles import INDEX, KINDS, SEAT_NUMBER, WIND_INDEX, code_of, format_tiles
+from scoring.validate import validate_hand
+from scoring.waits import wait_kinds
+
+ONE_CIRCLE, ONE_BAMBOO = INDEX["1p"], INDEX["1s"]
 
 
 def score_hand(hand: Hand) -> ScoreResult:
-    raise NotImplementedError("score_hand is being written")
+    """Score one hand; InputError for malformed input, otherwise always a result (maybe not valid).
+
+    >>> from scoring.io import hand_from_dict
+    >>> hand = hand_from_dict({"seat_wind": "E", "prevailing_wind": "S", "concealed": "234m567p777z88s",
+    ...     "melds": [{"tiles": "111z"}], "winning_tile": "4m", "self_drawn": True})
+    >>> score_hand(hand).total
+    136
+    """
+    validate_hand(hand)
+    ruleset = get_ruleset(hand.ruleset)
+    if "dead_hand" in hand.flags:
+        return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="dead_hand")
+    if hand.is_winner:
+        return _score_winner(hand, ruleset)
+    return _score_loser(hand, ruleset)
+
+
+def _counts(tiles: tuple[str, ...]) -> list[int]:
+    counts = [0] * KINDS
+    for code in tiles:
+        counts[INDEX[code]] += 1
+    return counts
+
+
+def _meld_blocks(hand: Hand) -> tuple[tuple[Block, ...], list[int]]:
+    """Declared melds as blocks, and their tile counts."""
+    blocks = []
+    counts = [0] * KINDS
+    for meld in hand.melds:
+        kinds = sorted(INDEX[code] for code in meld.tiles)
+        for kind in kinds:
+            counts[kind] += 1
+        blocks.append(Block(meld.kind, kinds[0], meld.open, True))
+    return tuple(blocks), counts
+
+
+def _context(hand: Hand, winning: int, unique_wait: bool) -> Context:
+    return Context(
+        winner=hand.is_winner,
+        seat=WIND_INDEX[hand.seat_wind],
+        prevailing=WIND_INDEX[hand.prevailing_wind],
+        seat_number=SEAT_NUMBER[hand.seat_wind],
+        self_drawn=hand.self_drawn,
+        flags=hand.flags,
+        winning_tile=winning,
+        unique_wait=unique_wait,
+        has_open_meld=any(meld.open for meld in hand.melds),
+    )
+
+
+def _contains(block: tuple[str, int], kind: int) -> bool:
+    name, tile = block
+    return tile <= kind <= tile + 2 if name == "chow" else tile == kind
+
+
+def _winner_readings(
+    split: Decomposition, winning: int, melds: tuple[Block, ...], ctx: Context, pe_ling: bool, summary: object
+) -> list[Reading]:
+    """One reading per distinct set of `split` that the winning tile could have completed."""
+    readings = []
+    seen: set[tuple[str, int]] = set()
+    for i, piece in enumerate(split):
+        if piece in seen or not _contains(piece, winning) or (pe_ling and piece[0] != "pair"):
+            continue
+        seen.add(piece)
+        blocks = list(melds)
+        for j, (name, tile) in enumerate(split):
+            discard_set = j == i and not ctx.self_drawn and name != "pair"
+            blocks.append(Block(name, tile, discard_set, False))
+        readings.append(Reading(tuple(blocks), ctx, summary, len(melds) + i, pe_ling))  # type: ignore[arg-type]
+    return readings
+
+
+class _Scored:
+    """A reading with its tally and capped total."""
+
+    __slots__ = ("reading", "tally", "total", "valid")
+
+    def __init__(self, reading: Reading, tally_: Tally, ruleset: Ruleset) -> None:
+        options = ruleset.options
+        self.reading = reading
+        self.tally = tally_
+        self.total = min(tally_.base_points << tally_.doublings, options.limit)
+        counted = tally_.doublings
+        if not options.bonus_doublings_count_toward_minimum:
+            counted -= tally_.bonus_doublings
+        self.valid = counted >= options.min_doublings
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.total, self.tally.doublings, self.tally.base_points)
+
+
+def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
+    melds, meld_counts = _meld_blocks(hand)
+    concealed = _counts(hand.concealed)
+    held = [a + b for a, b in zip(concealed, meld_counts, strict=True)]
+    winning = INDEX[hand.winning_tile]  # type: ignore[index]
+    before = list(concealed)
+    before[winning] -= 1
+    before_held = list(held)
+    before_held[winning] -= 1
+    unique = len(wait_kinds(tuple(before), tuple(before_held), not melds, ruleset.name)) == 1
+    ctx = _context(hand, winning, unique)
+    summary = summarize(tuple(held))
+    readings: list[Reading] = []
+    for split in regular_decompositions(tuple(concealed)):
+        readings.extend(_winner_readings(split, winning, melds, ctx, False, summary))
+    if winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:
+        cake = list(concealed)
+        cake[ONE_CIRCLE] -= 1
+        cake[ONE_BAMBOO] += 1
+        cake_held = list(held)
+        cake_held[ONE_CIRCLE] -= 1
+        cake_held[ONE_BAMBOO] += 1
+        cake_summary = summarize(tuple(cake_held))
+        for split in regular_decompositions(tuple(cake)):
+            readings.extend(_winner_readings(split, ONE_BAMBOO, melds, ctx, True, cake_summary))
+    scored = [_Scored(r, tally(ruleset, r, hand.bonus), ruleset) for r in readings]
+    best_valid = max((s for s in scored if s.valid), key=_Scored.key, default=None)
+
+    limit, limit_reading = _best_limit(hand, ruleset, concealed, ctx, readings)
+    if limit is not None and (best_valid is None or limit.value >= best_valid.total):
+        shown = limit_reading or _best_shown(scored)
+        sets = _sets(shown) if shown else _irregular_sets(hand, ruleset)
+        return _limit_result(hand, limit, limit.value, sets)
+    if best_valid is not None:
+        return _regular_result(hand, best_valid)
+    if scored:
+        shown_scored = max(scored, key=lambda s: (s.tally.doublings, s.total))
+        result = _regular_result(hand, shown_scored)
+        return ScoreResult(
+            False,
+            0,
+            result.base_points,
+            result.doublings,
+            hand.ruleset,
+            hand.role,
+            reason_code="too_few_doublings",
+            items=result.items,
+            sets=result.sets,
+        )
+    return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
+
+
+def _best_shown(scored: list[_Scored]) -> Reading | None:
+    best = max(scored, key=_Scored.key, default=None)
+    return best.reading if best else None
+
+
+def _best_limit(
+    hand: Hand, ruleset: Ruleset, concealed: list[int], ctx: Context, readings: list[Reading]
+) -> tuple[LimitHand | None, Reading | None]:
+    """The highest limit hand of any shape, with the reading that forms it (None for irregular shapes)."""
+    limits = ruleset.limit_hands
+    best: LimitHand | None = None
+    best_reading: Reading | None = None
+    irregular = best_irregular(limits, tuple(concealed), ruleset.options) if not hand.melds else None
+    if irregular is not None:
+        best = irregular
+    for reading in readings:
+        regular = best_regular(limits, reading)
+        if regular is not None and (best is None or regular.value > best.value):
+            best, best_reading = regular, reading
+    if readings or irregular is not None:
+        situation = best_situation(limits, ctx)
+        if situation is not None and (best is None or situation.value > best.value):
+            best, best_reading = situation, None
+    return best, best_reading
+
+
+def _limit_result(hand: Hand, limit: LimitHand, value: int, sets: tuple[ScoredSet, ...]) -> ScoreResult:
+    item = ScoreItem(limit.name, limit.name_en, "points", value)
+    return ScoreResult(
+        True,
+        value,
+        value,
+        0,
+        hand.ruleset,
+        hand.role,
+        limit_hand=LimitScore(limit.name, limit.name_en, value, limit.value),
+        items=(item,),
+        sets=sets,
+    )
+
+
+def _regular_result(hand: Hand, scored: _Scored) -> ScoreResult:
+    return ScoreResult(
+        True,
+        scored.total,
+        scored.tally.base_points,
+        scored.tally.doublings,
+        hand.ruleset,
+        hand.role,
+        items=scored.tally.items,
+        sets=_sets(scored.reading),
+    )
+
+
+def _sets(reading: Reading) -> tuple[ScoredSet, ...]:
+    """Declared melds, then concealed sets, then pairs, then loose tiles; the winning set marked."""
+    order = {"kong": 0, "pung": 0, "chow": 0, "pair": 1, "loose": 2}
+    indexed = [(block, i == reading.winning) for i, block in enumerate(reading.blocks)]
+    indexed += [(block, False) for block in reading.extra]
+    indexed.sort(key=lambda item: (not item[0].declared, order[item[0].kind]))
+    out = []
+    loose: list[str] = []
+    for block, winning in indexed:
+        if block.kind == "loose":
+            loose.append(code_of(block.tile))
+            continue
+        tiles = "1p1s" if winning and reading.pe_ling else block_tiles(block)
+        out.append(ScoredSet(block.kind, tiles, block.open, winning))
+    if loose:
+        out.append(ScoredSet("loose", format_tiles(loose), False))
+    return tuple(out)
+
+
+def _irregular_sets(hand: Hand, ruleset: Ruleset) -> tuple[ScoredSet, ...]:
+    counts = tuple(_counts(hand.concealed))
+    kind = "seven_pairs" if is_seven_pairs(counts, ruleset.options.seven_pairs_allow_four_equal) else "loose"
+    return (ScoredSet(kind, format_tiles(hand.concealed), False, False),)
+
+
+@lru_cache(maxsize=4096)
+def _cover(counts: tuple[int, ...], honours: bool) -> tuple[tuple[str, int], ...]:
+    """A display split of a loser's left-over tiles (after pungs): most tiles in chows and pairs."""
+    i = next((k for k, c in enumerate(counts) if c), None)
+    if i is None:
+        return ()
+    options: list[tuple[tuple[str, int], ...]] = []
+    work = list(counts)
+    if not honours and i <= len(counts) - 3 and counts[i + 1] and counts[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        options.append((("chow", i), *_cover(tuple(work), honours)))
+        work = list(counts)
+    if counts[i] >= 2:
+        work[i] -= 2
+        options.append((("pair", i), *_cover(tuple(work), honours)))
+        work = list(counts)
+    work[i] -= 1
+    options.append((("loose", i), *_cover(tuple(work), honours)))
+    return min(options, key=lambda pieces: sum(1 for name, _ in pieces if name == "loose"))
+
+
+def _score_loser(hand: Hand, ruleset: Ruleset) -> ScoreResult:
+    melds, meld_counts = _meld_blocks(hand)
+    concealed = _counts(hand.concealed)
+    held = [a + b for a, b in zip(concealed, meld_counts, strict=True)]
+    ctx = _context(hand, -1, False)
+    blocks = list(melds)
+    rest = list(concealed)
+    for kind, n in enumerate(concealed):
+        if n >= 3:
+            blocks.append(Block("pung", kind, False, False))
+            rest[kind] -= 3
+    pair = _best_pair(ruleset, ctx, rest)
+    if pair is not None:
+        blocks.append(pair)
+        rest[pair.tile] -= 2
+    extra: list[Block] = []
+    for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        for name, tile in _cover(tuple(rest[lo:hi]), lo == 27):
+            extra.append(Block(name, tile + lo, False, False))
+    reading = Reading(tuple(blocks), ctx, summarize(tuple(held)), extra=tuple(extra))
+    scored = _Scored(reading, tally(ruleset, reading, hand.bonus), ruleset)
+    if not melds:
+        half = _half_limit(ruleset, concealed)
+        if half is not None and half[1] >= scored.total:
+            limit, value = half
+            sets = (ScoredSet("loose", format_tiles(hand.concealed), False),)
+            return _limit_result(hand, limit, value, sets)
+    return _regular_result(hand, scored)
+
+
+def _best_pair(ruleset: Ruleset, ctx: Context, rest: list[int]) -> Block | None:
+    """The pair worth most points by the ruleset's pair rows (first kind on a tie); None if none held."""
+    best: Block | None = None
+    best_points = -1
+    for kind, n in enumerate(rest):
+        if n != 2:
+            continue
+        block = Block("pair", kind, False, False)
+        points = sum(r.value for r in ruleset.set_rules if r.kind == "points" and r.applies(block, ctx))
+        if points > best_points:
+            best, best_points = block, points
+    return best
+
+
+def _half_limit(ruleset: Ruleset, concealed: list[int]) -> tuple[LimitHand, int] | None:
+    """Half the highest irregular limit hand the 13 concealed tiles wait on, or None."""
+    best: LimitHand | None = None
+    work = list(concealed)
+    for kind in range(KINDS):
+        if work[kind] >= 4:
+            continue
+        work[kind] += 1
+        limit = best_irregular(ruleset.limit_hands, tuple(work), ruleset.options)
+        work[kind] -= 1
+        if limit is not None and (best is None or limit.value > best.value):
+            best = limit
+    return (best, best.value // 2) if best else None
