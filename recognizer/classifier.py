@@ -1,0 +1,145 @@
+"""Tile classifier: a portrait crop around each box, `classifier.onnx` run once, softmax (ONNX contract)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from recognizer.session import check_io
+
+INPUTS = ("crops",)
+OUTPUTS = ("logits",)
+BORDER_GREY = (127, 127, 127)
+
+TurnMode = Literal["none", "landscape", "all"]
+"""Test-time turns: "none" one view per tile; "landscape" also the other 90° turn of sideways tiles;
+"all" every tile also turned 180° (for a sideways tile that is the other 90° turn)."""
+Combine = Literal["mean", "max"]
+"""How views of one tile are combined: average the probabilities, or keep the most confident view."""
+
+
+def crop_corners(box: np.ndarray, pad: float, flip: bool = False) -> np.ndarray:
+    """Source points that map onto the crop's top-left, top-right and bottom-left corners.
+
+    The box grows by `pad` on each side; a landscape box is turned clockwise to portrait (crop top = box
+    left side); `flip` turns the crop a further 180°."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    w, h = x1 - x0, y1 - y0
+    gx0, gy0, gx1, gy1 = x0 - pad * w, y0 - pad * h, x1 + pad * w, y1 + pad * h
+    if gx1 - gx0 > gy1 - gy0:
+        corners = [[gx0, gy1], [gx0, gy0], [gx1, gy1]] if not flip else [[gx1, gy0], [gx1, gy1], [gx0, gy0]]
+    else:
+        corners = [[gx0, gy0], [gx1, gy0], [gx0, gy1]] if not flip else [[gx1, gy1], [gx0, gy1], [gx1, gy0]]
+    return np.asarray(corners, dtype=np.float32)
+
+
+def cut_crops(
+    rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int], flips: tuple[bool, ...]
+) -> list:
+    """Crops (H, W, 3 uint8) of one box, one per entry of `flips`; big boxes are area-shrunk first."""
+    crop_h, crop_w = size
+    image, shift, stretch = rgb, np.zeros(2, np.float32), np.ones(2, np.float32)
+    first = crop_corners(box, pad)
+    side = max(np.linalg.norm(first[1] - first[0]), np.linalg.norm(first[2] - first[0]))
+    shrink = 1.5 * crop_h / max(float(side), 1.0)
+    if shrink < 1.0:  # area-average the region first so a big tile in a 12 MP photo is not aliased
+        far = first[1] + first[2] - first[0]
+        xs, ys = np.append(first[:, 0], far[0]), np.append(first[:, 1], far[1])
+        h, w = rgb.shape[:2]
+        rx0, ry0 = max(int(xs.min()) - 2, 0), max(int(ys.min()) - 2, 0)
+        rx1, ry1 = min(int(np.ceil(xs.max())) + 2, w), min(int(np.ceil(ys.max())) + 2, h)
+        if rx1 - rx0 >= 2 and ry1 - ry0 >= 2:
+            nw, nh = max(int((rx1 - rx0) * shrink), 1), max(int((ry1 - ry0) * shrink), 1)
+            image = cv2.resize(rgb[ry0:ry1, rx0:rx1], (nw, nh), interpolation=cv2.INTER_AREA)
+            shift = np.array([rx0, ry0], np.float32)
+            stretch = np.array([nw / (rx1 - rx0), nh / (ry1 - ry0)], np.float32)
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
+    crops = []
+    for flip in flips:
+        src = (crop_corners(box, pad, flip) - shift) * stretch
+        matrix = cv2.getAffineTransform(src.astype(np.float32), target)
+        crops.append(
+            cv2.warpAffine(
+                image, matrix, (crop_w, crop_h), flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT, borderValue=BORDER_GREY,
+            )
+        )  # fmt: skip
+    return crops
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax in float64, returned as float32."""
+    z = logits.astype(np.float64)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+class TileClassifier:
+    """Runs `classifier.onnx` on every tile of a photo in one batch; returns class probabilities."""
+
+    def __init__(
+        self, session: ort.InferenceSession, size: tuple[int, int], pad: float, classes: int
+    ) -> None:
+        check_io(session, "classifier.onnx", INPUTS, OUTPUTS)
+        self.session = session
+        self.size = size
+        self.pad = pad
+        self.classes = classes
+        batch = session.get_inputs()[0].shape[0]
+        self.fixed_batch = batch if isinstance(batch, int) and batch > 0 else None
+
+    def views(self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode) -> tuple[np.ndarray, np.ndarray]:
+        """All crops as an [M, 3, H, W] float32 batch, and for each crop the index of its tile."""
+        crops, owner = [], []
+        for i, box in enumerate(xyxy):
+            landscape = (box[2] - box[0]) > (box[3] - box[1])
+            both = turns == "all" or (turns == "landscape" and landscape)
+            for crop in cut_crops(rgb, box, self.pad, self.size, (False, True) if both else (False,)):
+                crops.append(crop)
+                owner.append(i)
+        if not crops:
+            return np.zeros((0, 3, *self.size), np.float32), np.zeros(0, np.int64)
+        batch = np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+        return np.ascontiguousarray(batch), np.asarray(owner, dtype=np.int64)
+
+    def logits(self, batch: np.ndarray) -> np.ndarray:
+        """Run the model on a crop batch (in chunks if the model has a fixed batch size)."""
+        if len(batch) == 0:
+            return np.zeros((0, self.classes), np.float32)
+        if self.fixed_batch is None:
+            return np.asarray(self.session.run(list(OUTPUTS), {INPUTS[0]: batch})[0], dtype=np.float32)
+        parts = []
+        for start in range(0, len(batch), self.fixed_batch):
+            chunk = batch[start : start + self.fixed_batch]
+            short = self.fixed_batch - len(chunk)
+            if short:
+                chunk = np.concatenate([chunk, np.repeat(chunk[-1:], short, axis=0)])
+            parts.append(self.session.run(list(OUTPUTS), {INPUTS[0]: chunk})[0][: self.fixed_batch - short])
+        return np.concatenate(parts).astype(np.float32)
+
+    def probabilities(
+        self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode = "landscape", combine: Combine = "mean"
+    ) -> np.ndarray:
+        """(n, classes) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined."""
+        batch, owner = self.views(rgb, xyxy, turns)
+        probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.classes), np.float32)
+        return combine_views(probs, owner, len(xyxy), combine)
+
+
+def combine_views(probs: np.ndarray, owner: np.ndarray, count: int, combine: Combine) -> np.ndarray:
+    """One probability row per tile from the rows of its views."""
+    out = np.zeros((count, probs.shape[1] if probs.ndim == 2 else 0), np.float32)
+    if combine == "mean":
+        np.add.at(out, owner, probs)
+        views = np.bincount(owner, minlength=count).astype(np.float32)
+        return out / np.maximum(views, 1)[:, None]
+    best = np.full(count, -1.0, np.float32)
+    for row, tile in zip(probs, owner, strict=True):
+        if row.max() > best[tile]:
+            best[tile] = row.max()
+            out[tile] = row
+    return out

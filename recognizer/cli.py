@@ -1,0 +1,152 @@
+"""`mahjong-nts recognize IMAGE... [--json]`: tiles per photo as JSON lines or a readable summary."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from recognizer.detections import Detections
+from recognizer.errors import ImageError, ModelError
+from recognizer.imageio import LoadedImage, load_image
+from recognizer.pipeline import Recognizer, get_recognizer
+
+UNCERTAIN_BELOW = 0.6
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the `recognize` subcommand on the dispatcher's subparsers."""
+    parser = subparsers.add_parser(
+        "recognize",
+        help="find and read the tiles in photos",
+        description="Find the mahjong tiles in each photo and read their codes, row by row.",
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG or WebP photos")
+    parser.add_argument("--json", action="store_true", help="one JSON object per photo per line on stdout")
+    parser.add_argument(
+        "--annotate", metavar="OUT_DIR", type=Path, help="also write each photo with boxes drawn"
+    )
+    parser.add_argument(
+        "--min-confidence", metavar="X", type=_fraction, default=0.0, help="leave out tiles below X (0..1)"
+    )
+    parser.add_argument(
+        "--models", metavar="DIR", type=Path, help="model folder (default: the packaged models)"
+    )
+    parser.add_argument("--threads", metavar="N", type=_positive_int, help="CPU threads per model")
+    parser.set_defaults(run=run)
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, got {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Recognise every photo in order; exit 1 if any could not be read, 2 if the models are unusable."""
+    try:
+        recognizer = (
+            Recognizer(args.models, args.threads) if args.models or args.threads else get_recognizer()
+        )
+    except ModelError as exc:
+        print(f"mahjong-nts recognize: {exc}", file=sys.stderr)
+        return 2
+    failures = 0
+    used_names: set[str] = set()
+    for index, name in enumerate(args.images, start=1):
+        if len(args.images) > 1:
+            print(f"[{index}/{len(args.images)}] {name}", file=sys.stderr)
+        record = recognize_one(recognizer, name, args.min_confidence, args.annotate, used_names)
+        failures += record["error"] is not None
+        print(json.dumps(record, ensure_ascii=False) if args.json else summary(record), flush=True)
+    if failures:
+        print(f"mahjong-nts recognize: {failures} of {len(args.images)} photos failed", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def recognize_one(
+    recognizer: Recognizer, name: str, min_confidence: float, annotate_dir: Path | None, used_names: set[str]
+) -> dict[str, Any]:
+    """The CONTRACT object for one photo; a photo that cannot be read gives `error` and no tiles."""
+    record: dict[str, Any] = {"image": name, "width": None, "height": None, "error": None, "tiles": []}
+    try:
+        image = load_image(name)
+        record["width"], record["height"] = image.width, image.height
+        detections = recognizer.recognize(image)
+    except ImageError as exc:
+        record["error"] = str(exc)
+        return record
+    except Exception as exc:  # one bad photo must not stop a batch; reported in its line
+        record["error"] = (
+            f"{name}: recognition failed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
+        )
+        return record
+    detections = detections[detections.confidence >= min_confidence]
+    record["tiles"] = detections.to_records()
+    if annotate_dir is not None:
+        try:
+            record["annotated"] = str(write_annotated(image, detections, annotate_dir, name, used_names))
+        except OSError as exc:
+            record["error"] = f"{name}: cannot write annotated photo ({exc})"
+    return record
+
+
+def write_annotated(
+    image: LoadedImage, detections: Detections, folder: Path, name: str, used: set[str]
+) -> Path:
+    """Save the photo with boxes as OUT_DIR/<stem>.jpg (a number added when two photos share a stem)."""
+    from PIL import Image
+
+    from recognizer.annotate import TileAnnotator
+
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = Path(name).stem or "photo"
+    candidate, n = stem, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{stem}-{n}"
+    used.add(candidate)
+    target = folder / f"{candidate}.jpg"
+    drawn = TileAnnotator(uncertain_below=UNCERTAIN_BELOW).annotate(image, detections)
+    Image.fromarray(drawn).save(target, quality=90)
+    return target
+
+
+def group_codes(codes: list[str]) -> str:
+    """Codes in the given order, consecutive tiles of one suit grouped: 1z 1z 1p 2p -> "11z 12p"."""
+    groups: list[tuple[str, str]] = []
+    for code in codes:
+        if code == "back":
+            groups.append(("", "back"))
+        elif groups and groups[-1][0] == code[-1]:
+            groups[-1] = (code[-1], groups[-1][1] + code[:-1])
+        else:
+            groups.append((code[-1], code[:-1]))
+    return " ".join(digits + suit for suit, digits in groups)
+
+
+def summary(record: dict[str, Any]) -> str:
+    """Readable lines for one photo: size, tile count, codes per row, uncertain tiles."""
+    if record["error"]:
+        return f"{record['image']}: error: {record['error']}"
+    tiles = record["tiles"]
+    lines = [f"{record['image']}  {record['width']}x{record['height']}  {len(tiles)} tiles"]
+    for row in sorted({t["row"] for t in tiles}):
+        codes = [t["code"] for t in tiles if t["row"] == row]
+        lines.append(f"  row {row + 1}: {group_codes(codes)}")
+    unsure = [f"{t['code']} {t['confidence']:.2f}" for t in tiles if t["confidence"] < UNCERTAIN_BELOW]
+    if unsure:
+        lines.append(f"  uncertain: {', '.join(unsure)}")
+    return "\n".join(lines)

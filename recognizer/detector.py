@@ -1,0 +1,134 @@
+"""Tile detector: letterbox the photo, run the heatmap model, decode peaks into boxes (ONNX contract)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from recognizer.session import check_io
+
+STRIDE = 4
+PAD_VALUE = 0.5
+INPUTS = ("images",)
+OUTPUTS = ("heatmap", "size", "offset")
+
+
+@dataclass
+class TileBoxes:
+    """Detector output in the pixels of the image it was given: boxes, peak scores, face-down flags."""
+
+    xyxy: np.ndarray  # (n, 4) float32
+    score: np.ndarray  # (n,) float32
+    back: np.ndarray  # (n,) bool: found by the face-down channel
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def select(self, keep: np.ndarray) -> TileBoxes:
+        """The boxes at `keep` (mask or indices)."""
+        return TileBoxes(self.xyxy[keep], self.score[keep], self.back[keep])
+
+
+def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    """(3, S, S) float32 0..1: the photo scaled to fit S keeping its aspect, top-left, grey 0.5 around.
+
+    Returns the tensor and the ratio (input pixels per image pixel)."""
+    h, w = rgb.shape[:2]
+    ratio = size / max(h, w)
+    new_w, new_h = max(1, min(size, round(w * ratio))), max(1, min(size, round(h * ratio)))
+    interpolation = cv2.INTER_AREA if ratio < 1 else cv2.INTER_LINEAR
+    resized = (
+        cv2.resize(rgb, (new_w, new_h), interpolation=interpolation) if (new_w, new_h) != (w, h) else rgb
+    )
+    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.float32)
+    canvas[:new_h, :new_w] = resized.astype(np.float32) * (1.0 / 255.0)
+    return np.ascontiguousarray(canvas.transpose(2, 0, 1)), ratio
+
+
+def peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols) of cells that are the maximum of their 3x3 neighbourhood and at least `threshold`."""
+    pooled = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    rows, cols = np.nonzero((heat >= pooled) & (heat >= threshold))
+    return rows, cols
+
+
+def decode(
+    heatmap: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float, stride: int = STRIDE
+) -> TileBoxes:
+    """Boxes from one image's outputs ([2, G, G] each): centre = (cell + offset) * stride ± size / 2."""
+    boxes, scores, backs = [], [], []
+    for channel in range(heatmap.shape[0]):
+        heat = np.ascontiguousarray(heatmap[channel], dtype=np.float32)
+        rows, cols = peaks(heat, threshold)
+        cx = (cols + offset[0, rows, cols]) * stride
+        cy = (rows + offset[1, rows, cols]) * stride
+        half_w, half_h = size[0, rows, cols] / 2, size[1, rows, cols] / 2
+        boxes.append(np.stack([cx - half_w, cy - half_h, cx + half_w, cy + half_h], axis=1))
+        scores.append(heat[rows, cols])
+        backs.append(np.full(len(rows), channel == 1))
+    return TileBoxes(
+        xyxy=np.concatenate(boxes).astype(np.float32).reshape(-1, 4),
+        score=np.concatenate(scores).astype(np.float32),
+        back=np.concatenate(backs).astype(bool),
+    )
+
+
+def box_iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """IoU of one xyxy box against an (n, 4) array."""
+    ix0 = np.maximum(box[0], others[:, 0])
+    iy0 = np.maximum(box[1], others[:, 1])
+    ix1 = np.minimum(box[2], others[:, 2])
+    iy1 = np.minimum(box[3], others[:, 3])
+    inter = np.clip(ix1 - ix0, 0, None) * np.clip(iy1 - iy0, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    areas = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
+    return inter / np.maximum(area + areas - inter, 1e-9)
+
+
+def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best score first."""
+    order = np.argsort(-score, kind="stable")
+    keep: list[int] = []
+    while order.size:
+        best = int(order[0])
+        keep.append(best)
+        if order.size == 1:
+            break
+        rest = order[1:]
+        order = rest[box_iou(xyxy[best], xyxy[rest]) <= iou]
+    return np.asarray(keep, dtype=np.int64)
+
+
+class TileDetector:
+    """Runs `detector.onnx` on one photo and returns tile boxes in that photo's pixels."""
+
+    def __init__(self, session: ort.InferenceSession, size: int) -> None:
+        check_io(session, "detector.onnx", INPUTS, OUTPUTS)
+        self.session = session
+        self.size = size
+
+    def raw_outputs(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """Heatmap, size, offset for one image ([2, G, G] each) and the letterbox ratio."""
+        tensor, ratio = letterbox(rgb, self.size)
+        heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
+        return heatmap[0], size[0], offset[0], ratio
+
+    def detect(self, rgb: np.ndarray, threshold: float, iou: float) -> TileBoxes:
+        """Tiles in `rgb`: decoded peaks above `threshold`, NMS over both channels, clipped to the photo."""
+        heatmap, size, offset, ratio = self.raw_outputs(rgb)
+        return boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
+
+
+def boxes_in_image(found: TileBoxes, shape: tuple[int, ...], ratio: float, iou: float) -> TileBoxes:
+    """NMS, then map input-pixel boxes to image pixels, dropping peaks in the grey padding."""
+    h, w = shape[:2]
+    found = found.select(nms(found.xyxy, found.score, iou))
+    xyxy = found.xyxy / ratio
+    cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
+    inside = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+    xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+    ok = inside & (xyxy[:, 2] - xyxy[:, 0] >= 1) & (xyxy[:, 3] - xyxy[:, 1] >= 1)
+    return TileBoxes(xyxy[ok], found.score[ok], found.back[ok])

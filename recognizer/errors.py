@@ -1,0 +1,11 @@
+"""Errors the recognizer raises; each message is one line that names the problem."""
+
+from __future__ import annotations
+
+
+class ImageError(ValueError):
+    """A photo that cannot be used: missing, empty, corrupt, not an image, or too large."""
+
+
+class ModelError(RuntimeError):
+    """The model files are missing or do not match the ONNX model contract."""

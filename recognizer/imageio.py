@@ -1,0 +1,169 @@
+"""Load a photo as RGB pixels: EXIF orientation applied, odd modes converted, bombs and junk refused."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from recognizer.errors import ImageError
+
+MAX_PIXELS = 100_000_000
+"""Photos above 100 megapixels are refused (a 12 MP phone photo is far below; a decompression bomb is not)."""
+
+MAX_SIDE = 4096
+"""Longest side of the pixels kept for processing; larger photos are downscaled (see `LoadedImage.scale`)."""
+
+FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "TIFF")
+"""Formats Pillow may open (its JPEG reader also opens the MPO files many phones write)."""
+
+# Deliberate: Pillow warns above this and raises above twice this; we refuse above it ourselves.
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+
+
+@dataclass
+class LoadedImage:
+    """A decoded photo: `rgb` pixels (maybe downscaled by `scale`) and the original size after EXIF."""
+
+    rgb: np.ndarray
+    width: int
+    height: int
+    scale: float = 1.0
+
+
+def load_image(source: str | Path | bytes, max_side: int = MAX_SIDE) -> LoadedImage:
+    """Decode JPEG/PNG/WebP from a path or bytes; raise ImageError with a one-line reason otherwise."""
+    name, data = _read_source(source)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            return _decode(data, max_side)
+    except ImageError as exc:
+        raise ImageError(f"{name}: {exc}") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageError(f"{name}: image too large (over {MAX_PIXELS // 1_000_000} megapixels)") from None
+    except UnidentifiedImageError:
+        raise ImageError(f"{name}: {_unidentified_reason(data)}") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ImageError(f"{name}: corrupt or truncated image ({_one_line(exc)})") from None
+
+
+def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
+    """Return a display name and the raw bytes of `source`."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+        name = "<bytes>"
+    else:
+        path = Path(source)
+        name = str(source)
+        if not path.exists():
+            raise ImageError(f"{name}: no such file")
+        if not path.is_file():
+            raise ImageError(f"{name}: not a file")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ImageError(f"{name}: cannot read ({_one_line(exc)})") from None
+    if not data:
+        raise ImageError(f"{name}: empty file (0 bytes)")
+    return name, data
+
+
+def _decode(data: bytes, max_side: int) -> LoadedImage:
+    """Open, check size, decode, orient and convert `data`; errors propagate to `load_image`."""
+    image = Image.open(io.BytesIO(data), formats=FORMATS)
+    stored_w, stored_h = image.size
+    if stored_w <= 0 or stored_h <= 0:
+        raise ImageError(f"invalid image size {stored_w}x{stored_h}")
+    if stored_w * stored_h > MAX_PIXELS:
+        raise ImageError(
+            f"image too large ({stored_w}x{stored_h} = {stored_w * stored_h / 1e6:.0f} megapixels, "
+            f"limit {MAX_PIXELS // 1_000_000})"
+        )
+    if image.format in ("JPEG", "MPO") and max(stored_w, stored_h) > max_side:
+        # JPEG can decode at 1/2, 1/4, 1/8 scale directly: much faster than decoding all and shrinking.
+        factor = max_side / max(stored_w, stored_h)
+        image.draft("RGB", (max(1, int(stored_w * factor)), max(1, int(stored_h * factor))))
+    image.load()
+    decoded_w, decoded_h = image.size
+    oriented = _oriented(image)
+    width, height = _oriented_size(oriented, stored_w, stored_h, decoded_w, decoded_h)
+    rgb = _to_rgb_array(oriented)
+    if max(rgb.shape[:2]) > max_side:
+        rgb = _downscale(rgb, max_side)
+    scale = rgb.shape[1] / width
+    return LoadedImage(rgb=np.ascontiguousarray(rgb), width=width, height=height, scale=min(scale, 1.0))
+
+
+def _oriented(image: Image.Image) -> Image.Image:
+    """Apply the EXIF orientation tag; a broken EXIF block is ignored rather than fatal."""
+    try:
+        oriented = ImageOps.exif_transpose(image)
+    except Exception:  # malformed EXIF must not make a good photo unreadable
+        return image
+    return oriented if oriented is not None else image
+
+
+def _oriented_size(
+    image: Image.Image, stored_w: int, stored_h: int, dec_w: int, dec_h: int
+) -> tuple[int, int]:
+    """Original (full-resolution) size after EXIF orientation, even when JPEG draft decoded it smaller."""
+    swapped = image.size == (dec_h, dec_w) and dec_w != dec_h
+    return (stored_h, stored_w) if swapped else (stored_w, stored_h)
+
+
+def _to_rgb_array(image: Image.Image) -> np.ndarray:
+    """Convert any Pillow mode to an (H, W, 3) uint8 array; alpha is composited on white."""
+    mode = image.mode
+    if mode in ("I;16", "I;16L", "I;16B", "I;16N", "I", "F"):
+        grey = np.asarray(image, dtype=np.float64)
+        peak = 65535.0 if grey.max(initial=0) > 255 else 255.0
+        grey8 = np.clip(grey * (255.0 / peak), 0, 255).round().astype(np.uint8)
+        return np.repeat(grey8[:, :, None], 3, axis=2)
+    if mode == "P" and "transparency" in image.info:
+        image = image.convert("RGBA")
+    if image.mode in ("RGBA", "LA", "PA", "RGBa", "La"):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(background, rgba)
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _downscale(rgb: np.ndarray, max_side: int) -> np.ndarray:
+    """Shrink so the longest side is `max_side`, averaging pixels (no aliasing)."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    factor = max_side / max(h, w)
+    size = (max(1, round(w * factor)), max(1, round(h * factor)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+
+
+def _unidentified_reason(data: bytes) -> str:
+    """Say what a file Pillow could not identify probably is."""
+    head = data[:64]
+    if b"ftypheic" in head or b"ftypheix" in head or b"ftypmif1" in head or b"ftyphevc" in head:
+        return "HEIC/HEIF photos are not supported; export the photo as JPEG"
+    if head.lstrip().startswith((b"<", b"{", b"[")) or _looks_like_text(head):
+        return "not an image (looks like a text file)"
+    return "not an image in a supported format (JPEG, PNG or WebP)"
+
+
+def _looks_like_text(head: bytes) -> bool:
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(ch.isprintable() or ch in "\r\n\t" for ch in text)
+
+
+def _one_line(exc: BaseException) -> str:
+    """The exception's message squeezed to one line."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]

@@ -1,0 +1,99 @@
+"""Find the model files: the `models` package data, or the folder named by MAHJONG_NTS_MODELS."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from recognizer.errors import ModelError
+
+MODELS_ENV = "MAHJONG_NTS_MODELS"
+DETECTOR_FILE = "detector.onnx"
+CLASSIFIER_FILE = "classifier.onnx"
+LABELS_FILE = "labels.json"
+
+
+def model_folder(model_dir: Path | str | None = None) -> Traversable:
+    """The folder holding the models: `model_dir`, else $MAHJONG_NTS_MODELS, else the `models` package."""
+    if model_dir is not None:
+        return Path(model_dir)
+    override = os.environ.get(MODELS_ENV)
+    if override:
+        return Path(override)
+    try:
+        return files("models")
+    except (ModuleNotFoundError, TypeError) as exc:
+        raise ModelError(
+            f"model package 'models' not found ({exc}); set {MODELS_ENV} to the folder"
+        ) from None
+
+
+def read_labels_json(model_dir: Path | str | None = None) -> dict[str, Any]:
+    """Parse labels.json from the model folder (raises OSError/ValueError when missing or bad)."""
+    text = model_folder(model_dir).joinpath(LABELS_FILE).read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{LABELS_FILE} must hold a JSON object")
+    return data
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """What `labels.json` says about the models (ARCHITECTURE.md, ONNX model contract)."""
+
+    labels: tuple[str, ...]
+    detector_size: int = 384
+    crop_size: tuple[int, int] = (64, 48)  # height, width
+    pad: float = 0.1
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
+        """Validate and convert the parsed labels.json."""
+        labels = data.get("labels")
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels) or not labels:
+            raise ModelError(f"{LABELS_FILE}: 'labels' must be a non-empty list of strings")
+        size = int(data.get("detector_size", cls.detector_size))
+        crop = data.get("crop_size", list(cls.crop_size))
+        if size <= 0 or size % 4:
+            raise ModelError(f"{LABELS_FILE}: detector_size must be a positive multiple of 4, got {size}")
+        if not isinstance(crop, list | tuple) or len(crop) != 2:
+            raise ModelError(f"{LABELS_FILE}: crop_size must be [height, width], got {crop!r}")
+        pad = float(data.get("pad", cls.pad))
+        return cls(labels=tuple(labels), detector_size=size, crop_size=(int(crop[0]), int(crop[1])), pad=pad)
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    """The bytes of both ONNX models and their configuration."""
+
+    detector: bytes
+    classifier: bytes
+    config: ModelConfig
+    where: str
+
+
+def load_model_files(model_dir: Path | str | None = None) -> ModelFiles:
+    """Read detector.onnx, classifier.onnx and labels.json; ModelError names what is missing."""
+    folder = model_folder(model_dir)
+    missing = [
+        name for name in (DETECTOR_FILE, CLASSIFIER_FILE, LABELS_FILE) if not folder.joinpath(name).is_file()
+    ]
+    if missing:
+        raise ModelError(
+            f"model files missing in {folder}: {', '.join(missing)} (train them or set {MODELS_ENV})"
+        )
+    try:
+        config = ModelConfig.from_dict(read_labels_json(model_dir))
+    except (ValueError, OSError) as exc:
+        raise ModelError(f"{LABELS_FILE} in {folder} unreadable: {exc}") from None
+    return ModelFiles(
+        detector=folder.joinpath(DETECTOR_FILE).read_bytes(),
+        classifier=folder.joinpath(CLASSIFIER_FILE).read_bytes(),
+        config=config,
+        where=str(folder),
+    )

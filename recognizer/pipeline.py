@@ -1,0 +1,111 @@
+"""The recognizer: detector, classifier, game constraints and reading order, from photo to Detections."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from recognizer.classifier import Combine, TileClassifier, TurnMode
+from recognizer.constraints import apply_tile_limits
+from recognizer.detections import TOP_K, Detections
+from recognizer.detector import TileBoxes, TileDetector
+from recognizer.errors import ModelError
+from recognizer.imageio import LoadedImage
+from recognizer.labels import BACK_INDEX, LABELS
+from recognizer.models import ModelConfig, load_model_files
+from recognizer.reading_order import reading_order
+from recognizer.session import make_session
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Decoding and decision settings; the defaults are the ones measured best on the valid split."""
+
+    threshold: float = 0.3  # detector heatmap peak threshold
+    nms_iou: float = 0.5  # boxes overlapping more than this (either channel) are one tile
+    turns: TurnMode = "landscape"  # test-time turns of the crops
+    combine: Combine = "mean"  # how the turned views of one tile are combined
+    tile_limits: bool = True  # at most 4 of a tile, 1 of each flower/season
+    top_k: int = 3  # labels a tile may move to when its kind is over-subscribed
+    back_from_detector: bool = True  # the detector's face-down channel decides "back"
+    full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
+
+
+class Recognizer:
+    """Loads both ONNX models once; `recognize` turns a LoadedImage into Detections in reading order."""
+
+    def __init__(
+        self, model_dir: Path | None = None, threads: int | None = None, settings: Settings | None = None
+    ):
+        files = load_model_files(model_dir)
+        self.config: ModelConfig = files.config
+        if self.config.labels != LABELS:
+            raise ModelError(f"labels.json in {files.where} lists labels in another order than the runtime")
+        self.settings = settings or Settings()
+        self.detector = TileDetector(
+            make_session(files.detector, "detector.onnx", threads), self.config.detector_size
+        )
+        self.classifier = TileClassifier(
+            make_session(files.classifier, "classifier.onnx", threads),
+            self.config.crop_size,
+            self.config.pad,
+            len(LABELS),
+        )
+
+    def detect(self, image: LoadedImage) -> TileBoxes:
+        """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
+        return self.detector.detect(image.rgb, self.settings.threshold, self.settings.nms_iou)
+
+    def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
+        """(n, 43) label probabilities for `boxes`, test-time turns combined."""
+        return self.classifier.probabilities(
+            image.rgb, boxes.xyxy, self.settings.turns, self.settings.combine
+        )
+
+    def recognize(self, image: LoadedImage) -> Detections:
+        """Tiles in the photo: codes under the game's limits, boxes in original pixels, reading order."""
+        boxes = self.detect(image)
+        if len(boxes) == 0:
+            return Detections.empty()
+        return decide(boxes, self.classify(image, boxes), image.scale, self.settings)
+
+
+def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings) -> Detections:
+    """Codes, confidences, alternatives and rows for classified boxes (boxes in pixels at `scale`)."""
+    choice = probs.argmax(axis=1)
+    locked = boxes.back if settings.back_from_detector else np.zeros(len(boxes), bool)
+    choice[locked] = BACK_INDEX
+    if settings.tile_limits:
+        choice = apply_tile_limits(probs, choice, LABELS, settings.top_k, locked=locked)
+    rows = np.arange(len(choice))
+    confidence = probs[rows, choice]
+    confidence[locked] = np.maximum(confidence[locked], boxes.score[locked])
+    if settings.full_score > 0:
+        confidence = confidence * np.clip(boxes.score / settings.full_score, 0.0, 1.0)
+    alternatives = np.argsort(-probs, axis=1, kind="stable")[:, :TOP_K]
+    xyxy = boxes.xyxy / np.float32(scale)
+    order, row = reading_order(xyxy)
+    return Detections(
+        xyxy=xyxy[order],
+        confidence=confidence[order],
+        class_id=choice[order],
+        alt_class_id=alternatives[order],
+        alt_confidence=np.take_along_axis(probs, alternatives, axis=1)[order],
+        row=row,
+    )
+
+
+_shared: Recognizer | None = None
+_shared_lock = threading.Lock()
+
+
+def get_recognizer() -> Recognizer:
+    """The process's one Recognizer (models loaded on first use, then reused for every photo)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Recognizer()
+        return _shared
