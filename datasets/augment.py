@@ -1,0 +1,110 @@
+"""Shared augmentations: image cache, colour jitter, blur/JPEG noise, and synthetic face-down tiles."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+# Colours (RGB) of tile backs seen on real sets: green, blue, yellow, orange, pink/red, white-ish.
+BACK_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (30, 120, 60),
+    (20, 90, 50),
+    (40, 80, 160),
+    (25, 50, 120),
+    (210, 180, 40),
+    (220, 130, 30),
+    (190, 60, 50),
+    (225, 220, 200),
+)
+# the white-ish back (last entry) is drawn rarely: it is close to a blank white dragon
+BACK_WEIGHTS = np.array([2, 2, 2, 1.5, 1.5, 1.5, 1, 0.5], dtype=np.float64)
+BACK_WEIGHTS /= BACK_WEIGHTS.sum()
+
+
+def load_images(paths: Sequence[Path]) -> list[np.ndarray]:
+    """Decode every image as RGB uint8 (kept in memory; 1,350 x 640² ≈ 1.7 GB)."""
+    out = []
+    for p in paths:
+        bgr = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if bgr is None:
+            raise SystemExit(f"unreadable image: {p}")
+        out.append(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+    return out
+
+
+def paint_back(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> None:
+    """Draw a face-down tile over `box` (xyxy) in place: coloured back, ivory edge, shading, noise."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = (round(float(v)) for v in box)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    bw, bh = x1 - x0, y1 - y0
+    if bw < 4 or bh < 4:
+        return
+    colour = np.array(BACK_COLOURS[rng.choice(len(BACK_COLOURS), p=BACK_WEIGHTS)], dtype=np.float32)
+    colour = np.clip(colour * rng.uniform(0.75, 1.2) + rng.normal(0, 12, 3), 0, 255)
+    ivory = np.array([235, 228, 205], dtype=np.float32) * rng.uniform(0.7, 1.05)
+    patch = np.empty((bh, bw, 3), dtype=np.float32)
+    patch[:] = ivory
+    # the back face covers most of the box; an ivory side is visible on one or two edges
+    inset = rng.uniform(0.0, 0.22, size=4) * np.array([bw, bh, bw, bh])
+    inset *= rng.random(4) < 0.5
+    fx0, fy0 = int(inset[0]), int(inset[1])
+    fx1, fy1 = bw - int(inset[2]), bh - int(inset[3])
+    if fx1 - fx0 < 3 or fy1 - fy0 < 3:
+        fx0, fy0, fx1, fy1 = 0, 0, bw, bh
+    patch[fy0:fy1, fx0:fx1] = colour
+    if rng.random() < 0.3:  # embossed frame or pattern on some backs
+        t = max(1, int(min(bw, bh) * 0.05))
+        m = int(min(bw, bh) * rng.uniform(0.12, 0.25))
+        cv2.rectangle(patch, (fx0 + m, fy0 + m), (fx1 - m, fy1 - m), tuple(float(c) for c in colour * 0.8), t)
+    # lighting gradient, gloss and sensor noise
+    gx = np.linspace(-1, 1, bw, dtype=np.float32)[None, :, None]
+    gy = np.linspace(-1, 1, bh, dtype=np.float32)[:, None, None]
+    patch *= 1 + rng.uniform(-0.15, 0.15) * gx + rng.uniform(-0.15, 0.15) * gy
+    if rng.random() < 0.3:
+        cx, cy = rng.uniform(0, bw), rng.uniform(0, bh)
+        r2 = ((np.arange(bw)[None, :] - cx) ** 2 + (np.arange(bh)[:, None] - cy) ** 2) / (0.1 * bw * bh + 1)
+        patch += (rng.uniform(20, 60) * np.exp(-r2))[:, :, None]
+    patch += rng.normal(0, rng.uniform(2, 8), patch.shape)
+    # rounded corners: keep the underlying image outside a rounded rectangle
+    mask = np.zeros((bh, bw), dtype=np.uint8)
+    r = int(min(bw, bh) * rng.uniform(0.05, 0.15))
+    cv2.rectangle(mask, (r, 0), (bw - 1 - r, bh - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (bw - 1, bh - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (bw - 1 - r, r), (r, bh - 1 - r), (bw - 1 - r, bh - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    mask = cv2.GaussianBlur(mask, (3, 3), 0).astype(np.float32)[:, :, None] / 255.0
+    region = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = np.clip(region * (1 - mask) + patch * mask, 0, 255).astype(np.uint8)
+
+
+def colour_jitter(batch: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Per-image brightness, contrast, saturation and white-balance jitter on float RGB 0..1 (N,H,W,3)."""
+    n = batch.shape[0]
+    s = strength
+    gain = rng.uniform(1 - 0.35 * s, 1 + 0.3 * s, (n, 1, 1, 1))
+    wb = rng.uniform(1 - 0.12 * s, 1 + 0.12 * s, (n, 1, 1, 3))
+    out = batch * gain * wb
+    mean = out.mean(axis=(1, 2, 3), keepdims=True)
+    out = (out - mean) * rng.uniform(1 - 0.3 * s, 1 + 0.3 * s, (n, 1, 1, 1)) + mean
+    grey = out.mean(axis=3, keepdims=True)
+    out = (out - grey) * rng.uniform(1 - 0.5 * s, 1 + 0.4 * s, (n, 1, 1, 1)) + grey
+    return np.clip(out, 0.0, 1.0).astype(np.float32)
+
+
+def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Random blur, noise and JPEG re-compression of one uint8 RGB image."""
+    if rng.random() < 0.3:
+        k = int(rng.choice([3, 5]))
+        img = cv2.GaussianBlur(img, (k, k), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.3:
+        img = np.clip(img + rng.normal(0, rng.uniform(2, 7), img.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        q = int(rng.integers(30, 90))
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            img = np.asarray(cv2.imdecode(enc, cv2.IMREAD_UNCHANGED), dtype=np.uint8)
+    return img

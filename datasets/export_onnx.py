@@ -1,0 +1,102 @@
+"""Export the trained detector and classifier checkpoints to models/*.onnx and write models/labels.json.
+
+Example:
+  .venv/bin/python -m datasets.export_onnx \
+      --detector runs/detector/best.pt --classifier runs/classifier/best.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from datasets.models import TileClassifier, TileDetector
+from datasets.tile_crops import CROP_H, CROP_W, PAD
+from datasets.yolo import LABELS, PROJECT_ROOT
+
+OPSET = 17
+
+
+def _check(path: Path, model: torch.nn.Module, x: torch.Tensor, names: list[str]) -> float:
+    """Largest absolute difference between ONNX Runtime and torch outputs on `x`."""
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = sess.run(names, {sess.get_inputs()[0].name: x.numpy()})
+    with torch.no_grad():
+        ref = model(x)
+    ref = ref if isinstance(ref, tuple) else (ref,)
+    return max(float(np.abs(g - r.numpy()).max()) for g, r in zip(got, ref, strict=True))
+
+
+def _export(model: torch.nn.Module, x: torch.Tensor, path: Path, inp: str, outs: list[str]) -> None:
+    dyn = {inp: {0: "N"}, **{o: {0: "N"} for o in outs}}
+    torch.onnx.export(
+        model,
+        (x,),
+        str(path),
+        input_names=[inp],
+        output_names=outs,
+        dynamic_axes=dyn,
+        opset_version=OPSET,
+        dynamo=False,
+    )
+
+
+def load_state(path: Path) -> tuple[dict, dict]:
+    """Checkpoint -> (state_dict, training args)."""
+    ck = torch.load(path, map_location="cpu", weights_only=False)
+    return ck["model"], ck.get("args", {})
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--detector", default="runs/detector/best.pt")
+    ap.add_argument("--classifier", default="runs/classifier/best.pt")
+    ap.add_argument("--out", default=str(PROJECT_ROOT / "models"))
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for p in (args.detector, args.classifier):
+        if not Path(p).is_file():
+            print(f"error: checkpoint not found: {p}", file=sys.stderr)
+            return 2
+    torch.manual_seed(0)
+
+    det_state, det_args = load_state(Path(args.detector))
+    size = int(det_args.get("size", 384))
+    det = TileDetector(det_args.get("width", 16), det_args.get("neck", 48))
+    det.load_state_dict(det_state)
+    det.eval()
+    det.export_mode = True
+    x = torch.rand(2, 3, size, size)
+    det_path = out / "detector.onnx"
+    _export(det, x, det_path, "images", ["heatmap", "size", "offset"])
+    d_err = _check(det_path, det, torch.rand(3, 3, size, size), ["heatmap", "size", "offset"])
+
+    cls_state, cls_args = load_state(Path(args.classifier))
+    cls = TileClassifier(len(LABELS), cls_args.get("width", 32))
+    cls.load_state_dict(cls_state)
+    cls.eval()
+    cls_path = out / "classifier.onnx"
+    _export(cls, torch.rand(2, 3, CROP_H, CROP_W), cls_path, "crops", ["logits"])
+    c_err = _check(cls_path, cls, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])
+
+    labels = {"labels": list(LABELS), "detector_size": size, "crop_size": [CROP_H, CROP_W], "pad": PAD}
+    (out / "labels.json").write_text(json.dumps(labels, indent=2) + "\n")
+    for p in (det_path, cls_path):
+        print(f"{p}: {p.stat().st_size / 1e6:.2f} MB")
+    print(f"max |onnx - torch|: detector {d_err:.2e}, classifier {c_err:.2e}")
+    if max(d_err, c_err) > 1e-3:
+        print("error: ONNX outputs differ from torch", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

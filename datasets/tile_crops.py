@@ -1,0 +1,83 @@
+"""Cut classifier crops the way the runtime does (contract: box + 10 % pad, portrait, 48x64), and the
+randomised variant used in training."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP_W, CROP_H = 48, 64
+PAD = 0.1
+
+
+def crop_tile(img: np.ndarray, box: np.ndarray, pad: float = PAD) -> np.ndarray:
+    """Contract crop: grow `box` (xyxy) by `pad` each side, rotate landscape to portrait, resize to 48x64."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    w, h = x1 - x0, y1 - y0
+    gx0, gy0, gx1, gy1 = x0 - pad * w, y0 - pad * h, x1 + pad * w, y1 + pad * h
+    if gx1 - gx0 > gy1 - gy0:  # landscape: map so that the crop is the box turned clockwise
+        src = np.array([[gx0, gy1], [gx0, gy0], [gx1, gy1]], dtype=np.float32)
+    else:
+        src = np.array([[gx0, gy0], [gx1, gy0], [gx0, gy1]], dtype=np.float32)
+    return _warp(img, src, np.random.default_rng(0), antialias=True, border_random=False)
+
+
+def _warp(
+    img: np.ndarray, src: np.ndarray, rng: np.random.Generator, antialias: bool, border_random: bool
+) -> np.ndarray:
+    """Map the three source points (crop top-left, top-right, bottom-left) onto a 48x64 crop."""
+    dst = np.array([[0, 0], [CROP_W, 0], [0, CROP_H]], dtype=np.float32)
+    side = float(max(np.linalg.norm(src[1] - src[0]), np.linalg.norm(src[2] - src[0])))
+    shrink = 1.5 * CROP_H / max(side, 1.0)
+    if antialias and shrink < 1.0:
+        # area-downscale the region first so big boxes are not aliased
+        xs, ys = src[:, 0], src[:, 1]
+        far = src[1] + src[2] - src[0]
+        xs = np.append(xs, far[0])
+        ys = np.append(ys, far[1])
+        h, w = img.shape[:2]
+        rx0, ry0 = max(int(xs.min()) - 2, 0), max(int(ys.min()) - 2, 0)
+        rx1, ry1 = min(int(np.ceil(xs.max())) + 2, w), min(int(np.ceil(ys.max())) + 2, h)
+        if rx1 - rx0 >= 2 and ry1 - ry0 >= 2:
+            roi = img[ry0:ry1, rx0:rx1]
+            nw, nh = max(int((rx1 - rx0) * shrink), 1), max(int((ry1 - ry0) * shrink), 1)
+            img = cv2.resize(roi, (nw, nh), interpolation=cv2.INTER_AREA)
+            src = (src - np.array([rx0, ry0], dtype=np.float32)) * np.array(
+                [nw / (rx1 - rx0), nh / (ry1 - ry0)], dtype=np.float32
+            )
+    m = cv2.getAffineTransform(src.astype(np.float32), dst)
+    border = cv2.BORDER_REFLECT101 if border_random and rng.random() < 0.5 else cv2.BORDER_CONSTANT
+    value = (127, 127, 127)
+    return cv2.warpAffine(
+        img, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=border, borderValue=value
+    )
+
+
+def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Training crop: jittered box (detector error), pad 10 % ± a bit, random ±90° turn for landscape,
+    random 180° turn, small rotation and shear."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.04) * w
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.04) * h
+    w *= np.exp(rng.normal(0, 0.06))
+    h *= np.exp(rng.normal(0, 0.06))
+    pad = PAD + rng.uniform(-0.04, 0.06)
+    hw, hh = w * (0.5 + pad), h * (0.5 + pad)
+    # corners in crop order (top-left, top-right, bottom-left) relative to the centre
+    if w > h:
+        if rng.random() < 0.5:  # clockwise: crop top = box left
+            pts = np.array([[-hw, hh], [-hw, -hh], [hw, hh]], dtype=np.float32)
+        else:
+            pts = np.array([[hw, -hh], [hw, hh], [-hw, -hh]], dtype=np.float32)
+    else:
+        pts = np.array([[-hw, -hh], [hw, -hh], [-hw, hh]], dtype=np.float32)
+    if rng.random() < 0.5:
+        pts = -pts  # 180° turn
+    a = np.deg2rad(rng.normal(0, 5))
+    shear = rng.normal(0, 0.05)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], dtype=np.float32) @ np.array(
+        [[1, shear], [0, 1]], dtype=np.float32
+    )
+    src = pts @ rot.T + np.array([cx, cy], dtype=np.float32)
+    return _warp(img, src, rng, antialias=True, border_random=True)

@@ -1,0 +1,223 @@
+"""Train the 43-label tile crop classifier from the YOLO train split (+ synthetic backs), report on valid.
+
+Example: .venv/bin/python -m datasets.train_classifier --epochs 18 --out runs/classifier
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from datasets.augment import colour_jitter, degrade, load_images, paint_back
+from datasets.models import TileClassifier
+from datasets.tile_crops import crop_tile, random_crop
+from datasets.yolo import BACK, LABELS, read_folder, read_split, require_data_dir
+
+RARE_SUFFIXES = ("f", "y")  # flowers and seasons have ~3x fewer boxes
+
+
+def log(path: Path, msg: str) -> None:
+    """Print and append to the run log."""
+    line = f"{time.strftime('%H:%M:%S')} {msg}"
+    print(line, flush=True)
+    with path.open("a") as f:
+        f.write(line + "\n")
+
+
+def build_index(samples: list, oversample: int) -> np.ndarray:
+    """Rows (image index, box index, label), rare classes repeated `oversample` times."""
+    rows = []
+    for i, s in enumerate(samples):
+        for j, lab in enumerate(s.labels):
+            reps = oversample if LABELS[lab].endswith(RARE_SUFFIXES) else 1
+            rows.extend([(i, j, int(lab))] * reps)
+    return np.array(rows, dtype=np.int64)
+
+
+def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A face-down tile painted over a real tile's place, cut like a training crop."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    H, W = img.shape[:2]
+    rx0, ry0 = int(max(x0 - 0.5 * w, 0)), int(max(y0 - 0.5 * h, 0))
+    rx1, ry1 = int(min(x1 + 0.5 * w, W)), int(min(y1 + 0.5 * h, H))
+    roi = img[ry0:ry1, rx0:rx1].copy()
+    local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
+    paint_back(roi, local, rng)
+    return random_crop(roi, local, rng)
+
+
+def make_batch(
+    images: list[np.ndarray], samples: list, rows: np.ndarray, rng: np.random.Generator, back_frac: float
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Augmented crops (N,3,64,48) float and labels."""
+    crops, labels = [], []
+    for i, j, lab in rows:
+        box = samples[i].boxes[j]
+        if rng.random() < back_frac:
+            crop, lab = back_crop(images[i], box, rng), BACK
+        else:
+            crop = random_crop(images[i], box, rng)
+        crops.append(degrade(crop, rng))
+        labels.append(lab)
+    batch = colour_jitter(np.stack(crops).astype(np.float32) / 255.0, rng)
+    x = torch.from_numpy(batch).permute(0, 3, 1, 2).contiguous()
+    return x, torch.tensor(labels, dtype=torch.int64)
+
+
+def valid_set(
+    images: list[np.ndarray], samples: list, rng: np.random.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Contract crops of every valid box, plus a fixed set of synthetic backs (valid has none)."""
+    crops, labels = [], []
+    for img, s in zip(images, samples, strict=True):
+        for box, lab in zip(s.boxes, s.labels, strict=True):
+            crops.append(crop_tile(img, box))
+            labels.append(int(lab))
+    for k in range(200):  # synthetic backs painted over valid tiles, fixed seed
+        s_i = int(rng.integers(len(samples)))
+        if len(samples[s_i].boxes) == 0:
+            continue
+        box = samples[s_i].boxes[int(rng.integers(len(samples[s_i].boxes)))]
+        img = images[s_i].copy()
+        paint_back(img, box, rng)
+        crops.append(crop_tile(img, box))
+        labels.append(BACK)
+        del k
+    x = torch.from_numpy(np.stack(crops).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+    return x, torch.tensor(labels)
+
+
+@torch.no_grad()
+def evaluate(model: TileClassifier, x: torch.Tensor, y: torch.Tensor) -> tuple[float, np.ndarray, np.ndarray]:
+    """Accuracy, per-class accuracy, and confusion matrix."""
+    model.eval()
+    preds = torch.cat([model(x[k : k + 512]).argmax(1) for k in range(0, len(x), 512)])
+    conf = np.zeros((len(LABELS), len(LABELS)), dtype=np.int64)
+    np.add.at(conf, (y.numpy(), preds.numpy()), 1)
+    per = conf.diagonal() / np.maximum(conf.sum(1), 1)
+    return float((preds == y).float().mean()), per, conf
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", help="dataset folder (default ../shared/datasets/chinese-mahjong-detection)")
+    ap.add_argument("--out", default="runs/classifier", help="run folder: log, checkpoints")
+    ap.add_argument("--epochs", type=int, default=18)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--oversample", type=int, default=3, help="repeat flower/season boxes this often")
+    ap.add_argument(
+        "--back-frac", type=float, default=0.04, help="share of crops replaced by synthetic backs"
+    )
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--synthetic", action="append", default=[], help="extra YOLO folder from datasets.synthetic"
+    )
+    ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning)")
+    ap.add_argument("--limit", type=int, default=0, help="use only this many train images (timing runs)")
+    args = ap.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    logf = out / "log.txt"
+    root = require_data_dir(args.data)
+    train = read_split(root, "train")
+    valid = read_split(root, "valid")
+    if args.limit:
+        train, valid = train[: args.limit], valid[: max(args.limit // 4, 1)]
+    for folder in args.synthetic:
+        train += read_folder(Path(folder))
+    log(logf, f"start {vars(args)}; train {len(train)} images, valid {len(valid)} images")
+    train_imgs = load_images([s.image for s in train])
+    valid_imgs = load_images([s.image for s in valid])
+    vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234))
+    del valid_imgs
+    rows = build_index(train, args.oversample)
+    steps_per_epoch = len(rows) // args.batch
+    log(logf, f"{len(rows)} crops/epoch, {steps_per_epoch} steps; valid {len(vy)} crops")
+
+    model = TileClassifier(len(LABELS), args.width)
+    if args.init:
+        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.15
+    )
+    start, best = 0, -1.0
+    last = out / "last.pt"
+    if last.exists():
+        ck = torch.load(last, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        start, best = ck["epoch"] + 1, ck["best"]
+        log(logf, f"resumed at epoch {start}, best {best:.4f}")
+
+    for epoch in range(start, args.epochs):
+        rng = np.random.default_rng(args.seed * 1000 + epoch)
+        order = rows[rng.permutation(len(rows))]
+        model.train()
+        t0, tot, n = time.time(), 0.0, 0
+        for step in range(steps_per_epoch):
+            x, y = make_batch(
+                train_imgs, train, order[step * args.batch : (step + 1) * args.batch], rng, args.back_frac
+            )
+            loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot, n = tot + loss.item(), n + 1
+            if step % 50 == 0:
+                log(logf, f"epoch {epoch} step {step}/{steps_per_epoch} loss {tot / n:.4f}")
+        acc, per, conf = evaluate(model, vx, vy)
+        weak = sorted(range(len(LABELS)), key=lambda k: per[k])[:6]
+        log(
+            logf,
+            f"epoch {epoch} done in {time.time() - t0:.0f}s loss {tot / n:.4f} valid acc {acc:.4f} "
+            f"weak {', '.join(f'{LABELS[k]}={per[k]:.2f}' for k in weak)}",
+        )
+        log(logf, "per-class " + " ".join(f"{LABELS[k]}={per[k]:.3f}" for k in range(len(LABELS))))
+        state = {
+            "model": model.state_dict(),
+            "opt": opt.state_dict(),
+            "sched": sched.state_dict(),
+            "epoch": epoch,
+            "best": max(best, acc),
+            "args": vars(args),
+        }
+        if acc > best:
+            best = acc
+            torch.save(
+                {"model": model.state_dict(), "epoch": epoch, "acc": acc, "args": vars(args)}, out / "best.pt"
+            )
+            (out / "best_metrics.json").write_text(
+                json.dumps(
+                    {
+                        "epoch": epoch,
+                        "valid_acc": acc,
+                        "per_class": dict(zip(LABELS, per.round(4).tolist(), strict=True)),
+                        "confusion": conf.tolist(),
+                    }
+                )
+            )
+            log(logf, f"new best {acc:.4f} at epoch {epoch}")
+        torch.save(state, out / "last.tmp")
+        (out / "last.tmp").replace(last)
+    log(logf, f"finished; best valid acc {best:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
