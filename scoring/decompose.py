@@ -102,6 +102,42 @@ def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]
     return tuple(out)
 
 
+@lru_cache(maxsize=8192)
+def _group_shapes(counts: tuple[int, ...], honours: bool) -> int:
+    """Bit 1: the group splits into sets only; bit 2: into sets and one pair."""
+    mask = 0
+    for _, has_pair in _group_splits(counts, honours):
+        mask |= 2 if has_pair else 1
+    return mask
+
+
+def group_status(counts: tuple[int, ...], group: int) -> int:
+    """What one group (0 m, 1 p, 2 s, 3 honours) of a 34-count tuple can be: 1 sets, 2 sets + pair, 0 neither.
+
+    Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more.
+    """
+    lo, hi, honours = _GROUPS[group]
+    part = counts[lo:hi]
+    rest = sum(part) % 3
+    if rest == 1:
+        return 0
+    mask = _group_shapes(part, honours)
+    return (mask & 1) if rest == 0 else (mask & 2)
+
+
+def has_regular_shape(counts: tuple[int, ...]) -> bool:
+    """Whether the counts split into sets and exactly one pair (faster than listing the splits)."""
+    return combine_status([group_status(counts, g) for g in range(4)])
+
+
+def combine_status(statuses: list[int]) -> bool:
+    """Every group splits, and exactly one of them holds the pair."""
+    return 0 not in statuses and statuses.count(2) == 1
+
+
+GROUP_OF: tuple[int, ...] = tuple(min(kind // 9, 3) for kind in range(34))
+
+
 def is_seven_pairs(counts: tuple[int, ...], allow_four_equal: bool = True) -> bool:
     """Seven pairs in 14 concealed tiles; four equal tiles count as two pairs when allowed."""
     if sum(counts) != 14:

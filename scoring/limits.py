@@ -151,6 +151,21 @@ LIMIT_HANDS: tuple[LimitHand, ...] = (
 )
 
 
+def irregular_candidates(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Kinds that might complete 13 concealed tiles into an irregular limit hand (a cheap filter).
+
+    Seven pairs can only wait on the one kind held an odd number of times; the other irregular hands hold
+    tiles of at most one suit (or only terminals and honours) and at least 8 different kinds.
+    """
+    present = [kind for kind in range(34) if counts[kind]]
+    suits = {kind // 9 for kind in present if kind < 27}
+    orphans_only = all(kind in _ORPHANS for kind in present)
+    if len(present) >= 8 and (len(suits) <= 1 or orphans_only):
+        return tuple(range(34))
+    odd = [kind for kind in present if counts[kind] % 2]
+    return tuple(odd) if len(odd) == 1 else ()
+
+
 def best_irregular(limits: tuple[Any, ...], counts: tuple[int, ...], options: Options) -> LimitHand | None:
     """The highest irregular limit hand the 14 concealed counts form (first row on a tie), or None."""
     best: LimitHand | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from scoring.decompose import Block
 from scoring.result import ScoreItem
@@ -136,14 +136,18 @@ class Reading:
 
 @dataclass(frozen=True)
 class SetRule:
-    """Applies once per matching set or pair: base points or doublings for that set."""
+    """Applies once per matching set or pair: base points or doublings for that set.
+
+    `applies(block, seat, prevailing)` sees only the set and the two winds (kind indices), so its
+    outcome is cached per set and seat.
+    """
 
     key: str
     name: str
     name_en: str
     kind: str  # "points" | "doublings"
     value: int
-    applies: Callable[[Block, Context], bool]
+    applies: Callable[[Block, int, int], bool]
     winner_only: bool = False
 
 
@@ -159,6 +163,10 @@ class BonusRule:
     applies: Callable[[str, Context], bool]
     winner_only: bool = False
 
+    @cached_property
+    def item(self) -> ScoreItem:
+        return ScoreItem(self.name, self.name_en, self.kind, self.value)
+
 
 @dataclass(frozen=True)
 class HandRule:
@@ -173,8 +181,12 @@ class HandRule:
     family: str | None = None
     winner_only: bool = False
 
+    @cached_property
+    def item(self) -> ScoreItem:
+        return ScoreItem(self.name, self.name_en, self.kind, self.value)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, eq=False)
 class Ruleset:
     """A complete scoring ruleset: options plus the rule tables and the limit hands."""
 
@@ -198,10 +210,15 @@ class Tally:
 
 def block_tiles(block: Block) -> str:
     """The tiles of a block in mpsz, e.g. Block("chow", 0) -> "123m"."""
-    code = code_of(block.tile)
-    if block.kind == "chow":
-        return format_tiles((code, code_of(block.tile + 1), code_of(block.tile + 2)))
-    size = {"pair": 2, "pung": 3, "kong": 4}.get(block.kind, 1)
+    return _piece_tiles(block.kind, block.tile)
+
+
+@lru_cache(maxsize=512)
+def _piece_tiles(kind: str, tile: int) -> str:
+    code = code_of(tile)
+    if kind == "chow":
+        return format_tiles((code, code_of(tile + 1), code_of(tile + 2)))
+    size = {"pair": 2, "pung": 3, "kong": 4}.get(kind, 1)
     return format_tiles([code] * size)
 
 
@@ -212,16 +229,17 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     """
     ctx = reading.ctx
     winner = ctx.winner
-    points: list[ScoreItem] = []
+    hand_points, hand_doublings = _hand_rules(ruleset, winner)
+    points: list[ScoreItem] = [rule.item for rule in _best_per_family(hand_points, reading)]
     doublings: list[ScoreItem] = []
-    bonus_doublings = 0
-    for hand_rule in _best_per_family(ruleset.hand_rules, reading, winner, "points"):
-        points.append(ScoreItem(hand_rule.name, hand_rule.name_en, "points", hand_rule.value))
     for block in reading.blocks:
-        for rule in ruleset.set_rules:
-            if (winner or not rule.winner_only) and rule.applies(block, ctx):
-                item = ScoreItem(rule.name, rule.name_en, rule.kind, rule.value, block_tiles(block))
-                (points if rule.kind == "points" else doublings).append(item)
+        if block.kind != "chow":
+            set_points, set_doublings = _set_items(
+                ruleset, block.kind, block.tile, block.open, ctx.seat, ctx.prevailing, winner
+            )
+            points += set_points
+            doublings += set_doublings
+    bonus_doublings = 0
     for tile in bonus:
         for bonus_rule in ruleset.bonus_rules:
             if (winner or not bonus_rule.winner_only) and bonus_rule.applies(tile, ctx):
@@ -231,8 +249,7 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
                 else:
                     doublings.append(item)
                     bonus_doublings += bonus_rule.value
-    for hand_rule in _best_per_family(ruleset.hand_rules, reading, winner, "doublings"):
-        doublings.append(ScoreItem(hand_rule.name, hand_rule.name_en, "doublings", hand_rule.value))
+    doublings += [rule.item for rule in _best_per_family(hand_doublings, reading)]
     return Tally(
         sum(item.value for item in points),
         sum(item.value for item in doublings),
@@ -241,14 +258,38 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     )
 
 
-def _best_per_family(
-    rules: tuple[HandRule, ...], reading: Reading, winner: bool, kind: str
-) -> list[HandRule]:
-    """Applying hand rules of one kind, keeping only the highest row of each family (first on a tie)."""
+@lru_cache(maxsize=64)
+def _hand_rules(ruleset: Ruleset, winner: bool) -> tuple[tuple[HandRule, ...], tuple[HandRule, ...]]:
+    """The ruleset's hand rows for this role, split into points and doublings."""
+    rows = [rule for rule in ruleset.hand_rules if winner or not rule.winner_only]
+    return (
+        tuple(rule for rule in rows if rule.kind == "points"),
+        tuple(rule for rule in rows if rule.kind == "doublings"),
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _set_items(
+    ruleset: Ruleset, kind: str, tile: int, is_open: bool, seat: int, prevailing: int, winner: bool
+) -> tuple[tuple[ScoreItem, ...], tuple[ScoreItem, ...]]:
+    """Items the set rows give one set (points, doublings), cached per set, seat and role."""
+    block = Block(kind, tile, is_open)
+    tiles = _piece_tiles(kind, tile)
+    points: list[ScoreItem] = []
+    doublings: list[ScoreItem] = []
+    for rule in ruleset.set_rules:
+        if (winner or not rule.winner_only) and rule.applies(block, seat, prevailing):
+            item = ScoreItem(rule.name, rule.name_en, rule.kind, rule.value, tiles)
+            (points if rule.kind == "points" else doublings).append(item)
+    return tuple(points), tuple(doublings)
+
+
+def _best_per_family(rules: tuple[HandRule, ...], reading: Reading) -> list[HandRule]:
+    """Applying hand rules, keeping only the highest row of each family (the first on a tie)."""
     chosen: list[HandRule] = []
     best: dict[str, int] = {}
     for rule in rules:
-        if rule.kind != kind or (rule.winner_only and not winner) or not rule.applies(reading):
+        if not rule.applies(reading):
             continue
         if rule.family is None:
             chosen.append(rule)

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from scoring.decompose import Block, Decomposition, is_seven_pairs, regular_decompositions
 from scoring.hand import Hand
-from scoring.limits import LimitHand, best_irregular, best_regular, best_situation
+from scoring.limits import LimitHand, best_irregular, best_regular, best_situation, irregular_candidates
 from scoring.result import LimitScore, ScoredSet, ScoreItem, ScoreResult
 from scoring.rules import Context, Reading, Ruleset, Tally, block_tiles, summarize, tally
 from scoring.rulesets import get_ruleset
@@ -319,7 +319,7 @@ def _half_limit(ruleset: Ruleset, concealed: list[int]) -> tuple[LimitHand, int]
     """Half the highest irregular limit hand the 13 concealed tiles wait on, or None."""
     best: LimitHand | None = None
     work = list(concealed)
-    for kind in range(KINDS):
+    for kind in irregular_candidates(tuple(concealed)):
         if work[kind] >= 4:
             continue
         work[kind] += 1

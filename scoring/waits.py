@@ -10,22 +10,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import regular_decompositions
+from scoring.decompose import GROUP_OF, combine_status, group_status
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
-from scoring.limits import best_irregular
+from scoring.limits import best_irregular, irregular_candidates
 from scoring.rulesets import get_ruleset
 from scoring.tiles import INDEX, KINDS, code_of, format_tiles, sort_key
 
 
-def _near(counts: tuple[int, ...], kind: int) -> bool:
-    """Whether `kind` touches a held tile, the only way it can join a set or pair of a regular hand."""
-    if counts[kind]:
-        return True
-    if kind >= 27:
-        return False
-    low, high = kind - kind % 9, kind - kind % 9 + 8
-    return any(counts[k] for k in range(max(low, kind - 2), min(high, kind + 2) + 1))
+def _near_kinds(counts: tuple[int, ...]) -> set[int]:
+    """Kinds that touch a held tile: the only ones that can join a set or pair of a regular hand."""
+    near: set[int] = set()
+    for kind, n in enumerate(counts):
+        if not n:
+            continue
+        if kind >= 27:
+            near.add(kind)
+            continue
+        low = kind - kind % 9
+        near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+    return near
 
 
 @lru_cache(maxsize=1 << 14)
@@ -38,20 +42,25 @@ def wait_kinds(
     irregular shapes count only when `concealed_only` (no declared melds).
     """
     rules = get_ruleset(ruleset)
+    irregular = irregular_candidates(counts) if concealed_only else ()
+    near = _near_kinds(counts)
+    status = [group_status(counts, g) for g in range(4)]
     work = list(counts)
     found: list[int] = []
-    for kind in range(KINDS):
+    for kind in sorted(near.union(irregular)):
         if held[kind] >= 4:
-            continue
-        near = _near(counts, kind)
-        if not near and not concealed_only:
             continue
         work[kind] += 1
         after = tuple(work)
         work[kind] -= 1
-        if (near and regular_decompositions(after)) or (
-            concealed_only and best_irregular(rules.limit_hands, after, rules.options) is not None
-        ):
+        if kind in near:
+            group = GROUP_OF[kind]
+            trial = list(status)
+            trial[group] = group_status(after, group)
+            if combine_status(trial):
+                found.append(kind)
+                continue
+        if kind in irregular and best_irregular(rules.limit_hands, after, rules.options) is not None:
             found.append(kind)
     return tuple(found)
 

@@ -5,6 +5,8 @@ Each row: key, Dutch name (point-card words), English name, points or doublings,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from scoring.decompose import Block
 from scoring.rules import BonusRule, Context, HandRule, Reading, SetRule
 from scoring.tiles import INDEX, is_dragon, is_honour, is_terminal
@@ -28,7 +30,7 @@ def _set_points(kind: str, major: bool, is_open: bool, value: int) -> SetRule:
         name_en=f"{kind.capitalize()} {group[1]} ({state[1]})",
         kind="points",
         value=value,
-        applies=lambda b, ctx: b.kind == kind and b.open == is_open and _major(b.tile) == major,
+        applies=lambda b, seat, prevailing: b.kind == kind and b.open == is_open and _major(b.tile) == major,
     )
 
 
@@ -54,7 +56,7 @@ PAIR_OF_DRAGONS = SetRule(
     "Pair of dragons",
     "points",
     2,
-    lambda b, ctx: _is_pair(b) and is_dragon(b.tile),
+    lambda b, seat, prevailing: _is_pair(b) and is_dragon(b.tile),
 )
 PAIR_OF_SEAT_WIND = SetRule(
     "pair_seat_wind",
@@ -62,7 +64,7 @@ PAIR_OF_SEAT_WIND = SetRule(
     "Pair of own wind",
     "points",
     2,
-    lambda b, ctx: _is_pair(b) and b.tile == ctx.seat,
+    lambda b, seat, prevailing: _is_pair(b) and b.tile == seat,
 )
 PAIR_OF_PREVAILING_WIND = SetRule(
     "pair_prevailing_wind",
@@ -70,7 +72,7 @@ PAIR_OF_PREVAILING_WIND = SetRule(
     "Pair of prevailing wind",
     "points",
     2,
-    lambda b, ctx: _is_pair(b) and b.tile == ctx.prevailing,
+    lambda b, seat, prevailing: _is_pair(b) and b.tile == prevailing,
 )
 
 HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
@@ -80,7 +82,7 @@ HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
         "Pung/kong of dragons",
         "doublings",
         1,
-        lambda b, ctx: b.kind in PUNGS and is_dragon(b.tile),
+        lambda b, seat, prevailing: b.kind in PUNGS and is_dragon(b.tile),
     ),
     SetRule(
         "pung_seat_wind",
@@ -88,7 +90,7 @@ HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
         "Pung/kong of own wind",
         "doublings",
         1,
-        lambda b, ctx: b.kind in PUNGS and b.tile == ctx.seat,
+        lambda b, seat, prevailing: b.kind in PUNGS and b.tile == seat,
     ),
     SetRule(
         "pung_prevailing_wind",
@@ -96,12 +98,12 @@ HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
         "Pung/kong of prevailing wind",
         "doublings",
         1,
-        lambda b, ctx: b.kind in PUNGS and b.tile == ctx.prevailing,
+        lambda b, seat, prevailing: b.kind in PUNGS and b.tile == prevailing,
     ),
 )
 
 
-def _own_bonus(suit: str) -> object:
+def _own_bonus(suit: str) -> Callable[[str, Context], bool]:
     def applies(tile: str, ctx: Context) -> bool:
         return tile[1] == suit and int(tile[0]) == ctx.seat_number
 
@@ -111,8 +113,8 @@ def _own_bonus(suit: str) -> object:
 BONUS_TILES: tuple[BonusRule, ...] = (
     BonusRule("flower", "Bloem", "Flower", "points", 4, lambda t, ctx: t[1] == "f"),
     BonusRule("season", "Seizoen", "Season", "points", 4, lambda t, ctx: t[1] == "y"),
-    BonusRule("own_flower", "Eigen bloem", "Own flower", "doublings", 1, _own_bonus("f")),  # type: ignore[arg-type]
-    BonusRule("own_season", "Eigen seizoen", "Own season", "doublings", 1, _own_bonus("y")),  # type: ignore[arg-type]
+    BonusRule("own_flower", "Eigen bloem", "Own flower", "doublings", 1, _own_bonus("f")),
+    BonusRule("own_season", "Eigen seizoen", "Own season", "doublings", 1, _own_bonus("y")),
 )
 
 
