@@ -1,0 +1,189 @@
+"""The runtime against hand-made ONNX models (tests/fake_models.py): decoding, crops, turns, limits, order."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fake_models import SIZE, classifier_bytes, code_for, draw_tile, write_fake_models
+from PIL import Image
+
+import recognizer.pipeline as pipeline
+from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
+from recognizer.classifier import TileClassifier, crop_corners, cut_crops
+from recognizer.detector import box_iou, decode, letterbox, nms
+from recognizer.session import make_session, thread_count
+
+TILE = (40, 56)  # tile size in photo pixels for a 256-wide photo (detector ratio 0.5 -> 20 x 28)
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_fake_models(tmp_path_factory.mktemp("fake_models"))
+
+
+@pytest.fixture(scope="module")
+def fake(model_dir: Path) -> Recognizer:
+    return Recognizer(model_dir, threads=1)
+
+
+def _photo(
+    tiles: list[tuple[int, int, float, float, bool]], shape: tuple[int, int] = (192, 256)
+) -> np.ndarray:
+    """Black photo with fake tiles (x, y, g_top, g_bottom, back); corners on the 8-pixel grid."""
+    rgb = np.zeros((*shape, 3), np.uint8)
+    for x, y, g_top, g_bottom, back in tiles:
+        draw_tile(rgb, (x, y, x + TILE[0], y + TILE[1]), g_top, g_bottom, back)
+    return rgb
+
+
+def _matches(found: np.ndarray, truth: list[list[float]]) -> list[float]:
+    return [float(box_iou(np.asarray(t, np.float32), found).max()) for t in truth]
+
+
+def test_tiles_found_read_and_ordered(fake: Recognizer) -> None:
+    layout = [
+        (136, 112, 0.0, 1.0, False),  # lower row, right
+        (16, 16, 1.0, 1.0, False),
+        (64, 16, 0.5, 0.0, False),
+        (112, 16, 0.0, 0.0, True),  # face-down
+        (16, 112, 1.0, 0.5, False),  # lower row, left
+    ]
+    detections = fake.recognize(LoadedImage(_photo(layout), 256, 192, 1.0))
+    assert detections.codes == [code_for(1, 1), code_for(0.5, 0), "back", code_for(1, 0.5), code_for(0, 1)]
+    assert detections.row.tolist() == [0, 0, 0, 1, 1]
+    truth = [[x, y, x + TILE[0], y + TILE[1]] for x, y, *_ in layout]
+    assert min(_matches(detections.xyxy, truth)) > 0.85
+    assert (detections.confidence > 0.9).all()
+    records = detections.to_records()
+    assert records[0]["alternatives"][0]["code"] == "9m" and len(records[0]["alternatives"]) == 3
+
+
+def test_boxes_are_in_original_pixels_when_the_photo_was_downscaled(fake: Recognizer) -> None:
+    big = _photo([(16, 16, 1.0, 0.0, False), (112, 64, 0.0, 0.5, False)])
+    big = np.kron(big, np.ones((4, 4, 1), np.uint8))  # 1024 x 768, tiles 160 x 224
+    buf = io.BytesIO()
+    Image.fromarray(big).save(buf, "PNG")
+    image = load_image(buf.getvalue(), max_side=256)
+    assert image.scale == pytest.approx(0.25) and (image.width, image.height) == (1024, 768)
+    detections = fake.recognize(image)
+    assert detections.codes == [code_for(1, 0), code_for(0, 0.5)]
+    truth = [[64, 64, 224, 288], [448, 256, 608, 480]]
+    assert min(_matches(detections.xyxy, truth)) > 0.85
+
+
+def test_tile_limits_move_the_least_certain_fifth_tile(fake: Recognizer) -> None:
+    layout = [(16 + 48 * k, 16, 1.0, 1.0, False) for k in range(4)] + [(16, 112, 0.8, 1.0, False)]
+    photo = LoadedImage(_photo(layout), 256, 192, 1.0)
+    assert fake.recognize(photo).codes == ["9m"] * 4 + ["6m"]
+    unlimited = Recognizer(fake_dir(fake), settings=Settings(tile_limits=False))
+    assert unlimited.recognize(photo).codes == ["9m"] * 5
+
+
+def fake_dir(recognizer: Recognizer) -> Path:
+    return recognizer._model_dir  # type: ignore[attr-defined]
+
+
+def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:
+    assert len(fake.recognize(LoadedImage(np.zeros((100, 300, 3), np.uint8), 300, 100, 1.0))) == 0
+
+
+def test_letterbox_keeps_aspect_top_left_with_grey() -> None:
+    rgb = np.full((100, 200, 3), 255, np.uint8)
+    tensor, ratio = letterbox(rgb, 128)
+    assert tensor.shape == (3, 128, 128) and ratio == pytest.approx(0.64)
+    assert tensor[:, :64, :].min() == pytest.approx(1.0)
+    assert tensor[:, 64:, :].max() == pytest.approx(0.5) and tensor[:, 64:, :].min() == pytest.approx(0.5)
+
+
+def test_decode_picks_peaks_and_nms_merges_channels() -> None:
+    heat = np.zeros((2, 8, 8), np.float32)
+    heat[0, 2, 3], heat[0, 2, 4] = 0.9, 0.8  # neighbours: only the maximum is a peak
+    heat[1, 6, 6] = 0.7
+    heat[1, 2, 3] = 0.6  # same place in the back channel
+    size = np.full((2, 8, 8), 8.0, np.float32)
+    offset = np.full((2, 8, 8), 0.5, np.float32)
+    found = decode(heat, size, offset, threshold=0.5)
+    assert sorted(found.score.tolist()) == pytest.approx([0.6, 0.7, 0.9])
+    keep = nms(found.xyxy, found.score, 0.5)
+    kept = found.select(keep)
+    assert sorted(kept.score.tolist()) == pytest.approx([0.7, 0.9])
+    centre = kept.xyxy[np.argmax(kept.score)]
+    assert centre.tolist() == pytest.approx([10.0, 6.0, 18.0, 14.0])  # cell (3, 2) + 0.5, times 4, ± 4
+    assert kept.back[np.argmin(kept.score)]
+
+
+def test_landscape_crop_is_turned_clockwise_and_flip_turns_it_over() -> None:
+    rgb = np.zeros((100, 120, 3), np.uint8)
+    rgb[30:70, 20:50] = (255, 255, 0)  # left half of a sideways tile: green 1
+    rgb[30:70, 50:80] = (255, 0, 0)  # right half: green 0
+    box = np.array([20, 30, 80, 70], np.float32)
+    upright, flipped = cut_crops(rgb, box, 0.1, (64, 48), (False, True))
+    assert upright.shape == (64, 48, 3)
+    assert upright[12:24, 10:38, 1].min() > 200 and upright[40:52, 10:38, 1].max() < 50  # box left -> top
+    assert flipped[12:24, 10:38, 1].max() < 50 and flipped[40:52, 10:38, 1].min() > 200  # turned over
+    corners = crop_corners(box, 0.0)
+    assert corners.tolist() == [[20, 70], [20, 30], [80, 70]]
+
+
+def test_test_time_turns(model_dir: Path) -> None:
+    classifier = TileClassifier(make_session(classifier_bytes(), "classifier"), (64, 48), 0.1, 43)
+    rgb = _photo([(16, 16, 1.0, 0.0, False)])
+    rgb[120:160, 100:156] = (255, 255, 0)  # sideways tile, green left half
+    rgb[120:160, 156:212] = (255, 0, 0)
+    boxes = np.array([[16, 16, 56, 72], [100, 120, 212, 160]], np.float32)
+    for turns, views in (("none", 2), ("landscape", 3), ("all", 4)):
+        batch, owner = classifier.views(rgb, boxes, turns)  # type: ignore[arg-type]
+        assert len(batch) == views and owner.tolist()[:1] == [0]
+    plain = classifier.probabilities(rgb, boxes, "none")
+    assert plain.argmax(axis=1).tolist() == [6, 6]  # 7m: green top, red bottom
+    both = classifier.probabilities(rgb, boxes, "landscape", "mean")
+    assert both[1, 6] == pytest.approx(both[1, 2], abs=0.02)  # turned over it reads 3m as much as 7m
+    assert classifier.probabilities(rgb, boxes, "landscape", "max")[1].max() > 0.9
+
+
+def test_missing_and_wrong_models_are_clear_errors(tmp_path: Path, model_dir: Path) -> None:
+    with pytest.raises(ModelError, match=r"detector\.onnx, classifier\.onnx, labels\.json"):
+        Recognizer(tmp_path)
+    broken = write_fake_models(tmp_path / "broken")
+    (broken / "detector.onnx").write_bytes(classifier_bytes())
+    with pytest.raises(ModelError, match=r"detector.onnx: expected inputs \['images'\]"):
+        Recognizer(broken)
+    (broken / "detector.onnx").write_bytes(b"not onnx")
+    with pytest.raises(ModelError, match="not a usable ONNX model"):
+        Recognizer(broken)
+
+
+def test_one_shared_recognizer_from_the_environment(monkeypatch: pytest.MonkeyPatch, model_dir: Path) -> None:
+    monkeypatch.setenv("MAHJONG_NTS_MODELS", str(model_dir))
+    monkeypatch.setattr(pipeline, "_shared", None)
+    first = get_recognizer()
+    assert get_recognizer() is first and first.config.detector_size == SIZE
+
+
+def test_thread_count_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MAHJONG_NTS_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert thread_count() is None and thread_count(3) == 3
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert thread_count() == 2
+    monkeypatch.setenv("MAHJONG_NTS_THREADS", "1")
+    assert thread_count() == 1
+    monkeypatch.setenv("MAHJONG_NTS_THREADS", "many")
+    with pytest.raises(ModelError, match="MAHJONG_NTS_THREADS must be a whole number"):
+        thread_count()
+
+
+def test_annotate_draws_boxes_in_the_photo_scale(fake: Recognizer) -> None:
+    rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 16, 0.0, 0.0, True)])
+    image = LoadedImage(rgb, 256, 192, 1.0)
+    detections = fake.recognize(image)
+    drawn = annotate(image, detections)
+    assert drawn.shape == rgb.shape and not np.array_equal(drawn, rgb)
+    assert np.array_equal(rgb, _photo([(16, 16, 1.0, 1.0, False), (112, 16, 0.0, 0.0, True)]))  # untouched
+    x0, y0, _, y1 = (round(float(v)) for v in detections.xyxy[0])
+    assert tuple(drawn[(y0 + y1) // 2, x0]) == (40, 200, 60)  # face-up tile: green box edge
+    small = LoadedImage(rgb[::2, ::2].copy(), 256, 192, 0.5)
+    assert annotate(small, detections).shape == (96, 128, 3)
