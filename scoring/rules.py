@@ -234,7 +234,7 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     doublings: list[ScoreItem] = []
     for block in reading.blocks:
         if block.kind != "chow":
-            set_points, set_doublings = _set_items(
+            set_points, set_doublings = set_items(
                 ruleset, block.kind, block.tile, block.open, ctx.seat, ctx.prevailing, winner
             )
             points += set_points
@@ -269,7 +269,7 @@ def _hand_rules(ruleset: Ruleset, winner: bool) -> tuple[tuple[HandRule, ...], t
 
 
 @lru_cache(maxsize=1 << 14)
-def _set_items(
+def set_items(
     ruleset: Ruleset, kind: str, tile: int, is_open: bool, seat: int, prevailing: int, winner: bool
 ) -> tuple[tuple[ScoreItem, ...], tuple[ScoreItem, ...]]:
     """Items the set rows give one set (points, doublings), cached per set, seat and role."""

@@ -15,7 +15,7 @@ from scoring.decompose import Block, Decomposition, is_seven_pairs, regular_deco
 from scoring.hand import Hand
 from scoring.limits import LimitHand, best_irregular, best_regular, best_situation, irregular_candidates
 from scoring.result import LimitScore, ScoredSet, ScoreItem, ScoreResult
-from scoring.rules import Context, Reading, Ruleset, Tally, block_tiles, summarize, tally
+from scoring.rules import Context, Reading, Ruleset, Tally, block_tiles, set_items, summarize, tally
 from scoring.rulesets import get_ruleset
 from scoring.tiles import INDEX, KINDS, SEAT_NUMBER, WIND_INDEX, code_of, format_tiles
 from scoring.validate import validate_hand
@@ -304,14 +304,14 @@ def _score_loser(hand: Hand, ruleset: Ruleset) -> ScoreResult:
 def _best_pair(ruleset: Ruleset, ctx: Context, rest: list[int]) -> Block | None:
     """The pair worth most points by the ruleset's pair rows (first kind on a tie); None if none held."""
     best: Block | None = None
-    best_points = -1
+    best_value = (-1, -1)
     for kind, n in enumerate(rest):
         if n != 2:
             continue
-        block = Block("pair", kind, False, False)
-        points = sum(r.value for r in ruleset.set_rules if r.kind == "points" and r.applies(block, ctx))
-        if points > best_points:
-            best, best_points = block, points
+        points, doublings = set_items(ruleset, "pair", kind, False, ctx.seat, ctx.prevailing, ctx.winner)
+        value = (sum(item.value for item in points), sum(item.value for item in doublings))
+        if value > best_value:
+            best, best_value = Block("pair", kind, False, False), value
     return best
 
 
