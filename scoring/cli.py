@@ -1,0 +1,408 @@
+"""The `score` and `settle` subcommands of `mahjong-nts` (CONTRACT.md).
+
+`score --json FILE|-` scores one hand object, a JSON array of them, or JSON Lines; `score TILES --win ...`
+scores one hand given on the command line and prints its breakdown as a table. `settle --json FILE|-`
+turns four scores and a winner into each seat's change. Bad input: one line on stderr, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TextIO
+
+from scoring import InputError, hand_from_dict, score_hand
+from scoring.settlement import settle
+
+PROG = "mahjong-nts"
+
+# Words of the table the players read; item and limit-hand names come from the engine in both languages.
+LABELS: dict[str, dict[str, str]] = {
+    "nl": {
+        "item": "Onderdeel",
+        "points": "Punten",
+        "doublings": "Verdubbelingen",
+        "tiles": "Stenen",
+        "sets": "Combinaties",
+        "base": "Basispunten",
+        "limit": "Limietspel",
+        "total": "Totaal",
+        "valid": "Geldig",
+        "yes": "ja",
+        "no": "nee",
+        "none": "geen",
+        "open": "open",
+        "concealed": "dicht",
+        "chow": "chow",
+        "pung": "pung",
+        "kong": "kong",
+        "pair": "paar",
+        "seven_pairs": "zeven paren",
+        "loose": "los",
+    },
+    "en": {
+        "item": "Item",
+        "points": "Points",
+        "doublings": "Doublings",
+        "tiles": "Tiles",
+        "sets": "Sets",
+        "base": "Base points",
+        "limit": "Limit hand",
+        "total": "Total",
+        "valid": "Valid",
+        "yes": "yes",
+        "no": "no",
+        "none": "none",
+        "open": "open",
+        "concealed": "concealed",
+        "chow": "chow",
+        "pung": "pung",
+        "kong": "kong",
+        "pair": "pair",
+        "seven_pairs": "seven pairs",
+        "loose": "loose",
+    },
+}
+
+
+class _BadDocument(Exception):
+    """The JSON text as a whole cannot be read; carries the one-line message."""
+
+
+def fail(message: str, stream: TextIO | None = None) -> int:
+    """Write the one-line error of a bad input or usage and return exit code 2."""
+    line = " ".join(str(message).split())
+    print(f"{PROG}: error: {line}", file=stream or sys.stderr)
+    return 2
+
+
+def read_text(path: str) -> str:
+    """The text of FILE, or of stdin for `-`; OSError and undecodable bytes become InputError."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def json_problem(error: json.JSONDecodeError, where: str = "") -> str:
+    """A one-line description of a JSON syntax error, with line and column."""
+    return f"bad JSON{where}: {error.msg} (line {error.lineno}, column {error.colno})"
+
+
+def looks_like_json_lines(text: str) -> bool:
+    """True when the text holds one JSON object per line rather than one (maybe pretty) document."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return len(lines) > 1 and lines[0].startswith("{") and lines[0].endswith("}")
+
+
+def hand_documents(text: str) -> tuple[bool, list[Any]]:
+    """Split the input into hands: (one_hand, items); an item is a parsed value or a JSONDecodeError."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        if not looks_like_json_lines(text):
+            raise _BadDocument(json_problem(error)) from None
+        return False, list(_json_lines(text))
+    if isinstance(document, list):
+        return False, document
+    return True, [document]
+
+
+def _json_lines(text: str) -> Iterator[Any]:
+    """Each non-blank line parsed on its own; a broken line yields its JSONDecodeError."""
+    loads = json.loads
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            yield loads(line)
+        except json.JSONDecodeError as error:
+            yield error
+
+
+def score_object(obj: Any) -> dict[str, Any]:
+    """The CONTRACT result object for one parsed hand object; InputError when it is malformed."""
+    if not isinstance(obj, dict):
+        raise InputError(f"a hand must be a JSON object, not {_json_type(obj)}")
+    return score_hand(hand_from_dict(obj)).to_dict()
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "null" if value is None else type(value).__name__
+
+
+def score_json(path: str, out: TextIO, compact: bool = False) -> int:
+    """`score --json FILE`: one result object, or one compact result line per hand of a batch."""
+    try:
+        one_hand, items = hand_documents(read_text(path))
+    except InputError as error:
+        return fail(str(error))
+    except _BadDocument as error:
+        return fail(f"{path}: {error}")
+    if one_hand:
+        try:
+            result = score_object(items[0])
+        except InputError as error:
+            return fail(str(error))
+        out.write(json.dumps(result, ensure_ascii=False, indent=None if compact else 2) + "\n")
+        return 0
+    return _score_batch(items, out)
+
+
+def _score_batch(items: Sequence[Any], out: TextIO) -> int:
+    """Score every hand in order; a malformed one gives an error line in its place and exit 1 at the end."""
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    write = out.write
+    failed = 0
+    lines: list[str] = []
+    for number, item in enumerate(items, start=1):
+        try:
+            if isinstance(item, json.JSONDecodeError):
+                raise InputError(json_problem(item, f" in hand {number}"))
+            lines.append(dumps(score_object(item)))
+        except InputError as error:
+            failed += 1
+            lines.append(dumps({"error": f"hand {number}: {error}"}))
+        except Exception as error:  # an engine bug must not stop the batch nor show a traceback
+            failed += 1
+            lines.append(dumps({"error": f"hand {number}: internal error: {type(error).__name__}: {error}"}))
+        if len(lines) >= 512:
+            write("\n".join(lines) + "\n")
+            lines.clear()
+    if lines:
+        write("\n".join(lines) + "\n")
+    if failed:
+        print(f"{PROG}: {failed} of {len(items)} hands failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def parse_meld_option(text: str) -> dict[str, Any]:
+    """`111z` (open), `111z:open` or `2222s:closed` (a concealed kong) → a CONTRACT meld object."""
+    tiles, _, state = text.partition(":")
+    state = state.strip().lower()
+    if state in ("", "open"):
+        return {"tiles": tiles.strip(), "open": True}
+    if state in ("closed", "concealed", "dicht"):
+        return {"tiles": tiles.strip(), "open": False}
+    raise InputError(f"--meld {text!r}: after ':' write 'open' or 'closed', not {state!r}")
+
+
+def hand_object_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The CONTRACT input object for the hand given as command-line options."""
+    missing = [
+        option for option, value in (("--seat", args.seat), ("--prevailing", args.prevailing)) if not value
+    ]
+    if missing:
+        raise InputError(f"{missing[0]} is required when scoring tiles from the command line")
+    role = "loser" if args.loser else "winner"
+    obj: dict[str, Any] = {
+        "ruleset": args.ruleset,
+        "role": role,
+        "seat_wind": args.seat.upper(),
+        "prevailing_wind": args.prevailing.upper(),
+        "concealed": args.tiles,
+        "melds": [parse_meld_option(meld) for meld in args.meld]
+        + [{"tiles": kong, "open": False} for kong in args.concealed_kong],
+        "bonus": " ".join(args.bonus),
+        "flags": list(args.flag),
+    }
+    if role == "winner":
+        if not args.win:
+            raise InputError("--win TILE is required for a winner (or give --loser)")
+        obj["winning_tile"] = args.win
+        obj["self_drawn"] = bool(args.self_drawn)
+    elif args.win or args.self_drawn:
+        raise InputError("--win and --self-drawn are for the winner, not with --loser")
+    return obj
+
+
+def _number(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def breakdown_table(result: Mapping[str, Any], lang: str = "nl") -> str:
+    """The result as an aligned table: items with points or doublings, then the totals and verdict."""
+    words = LABELS[lang]
+
+    def name_of(entry: Mapping[str, Any]) -> str:
+        if lang == "en":
+            return str(entry.get("name_en") or entry.get("name", ""))
+        return str(entry.get("name", ""))
+
+    header = (words["item"], words["points"], words["doublings"], words["tiles"])
+    rows = [
+        (
+            name_of(item),
+            _number(item.get("points")),
+            _number(item.get("doublings")),
+            str(item.get("tiles") or ""),
+        )
+        for item in result.get("items", [])
+    ]
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(4)]
+    widths[0] = max(widths[0], *(len(words[key]) for key in ("base", "limit", "total", "valid", "sets")))
+
+    def line(name: str, points: str = "", doublings: str = "", tiles: str = "") -> str:
+        return (
+            f"{name:<{widths[0]}}  {points:>{widths[1]}}  {doublings:>{widths[2]}}  {tiles:<{widths[3]}}"
+        ).rstrip()
+
+    def label(name: str, text: str) -> str:
+        return f"{name:<{widths[0]}}  {text}"
+
+    lines = [line(*header)]
+    rule = "-" * len(lines[0])
+    lines.append(rule)
+    lines.extend(line(*row) for row in rows)
+    lines.append(rule)
+    base, doublings, total = result.get("base_points"), result.get("doublings"), result.get("total")
+    lines.append(line(words["base"], _number(base)))
+    lines.append(line(words["doublings"], "", _number(doublings)))
+    limit = result.get("limit_hand")
+    lines.append(
+        label(words["limit"], f"{name_of(limit)} ({limit.get('value')})" if limit else words["none"])
+    )
+    lines.append(line(words["total"], _number(total)))
+    if result.get("valid"):
+        verdict = words["yes"]
+    else:
+        reason = result.get("reason_nl") if lang == "nl" else result.get("reason")
+        verdict = f"{words['no']}: {reason or result.get('reason') or result.get('reason_code')}"
+    lines.append(label(words["valid"], verdict))
+    sets = result.get("sets") or []
+    if sets:
+        described = [
+            f"{words.get(str(s.get('kind')), s.get('kind'))} {s.get('tiles')}"
+            + (f" ({words['open']})" if s.get("open") else "")
+            for s in sets
+        ]
+        lines.append(label(words["sets"], ", ".join(described)))
+    return "\n".join(lines)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Entry of `mahjong-nts score`."""
+    if args.json is not None:
+        if args.tiles:
+            return fail("give either TILES or --json FILE, not both")
+        return score_json(args.json, sys.stdout, compact=args.compact)
+    if not args.tiles:
+        return fail("give the concealed TILES (e.g. 234m567p777z88s) or --json FILE")
+    try:
+        result = score_object(hand_object_from_args(args))
+    except InputError as error:
+        return fail(str(error))
+    if args.json_out:
+        print(json.dumps(result, ensure_ascii=False, indent=None if args.compact else 2))
+    else:
+        print(breakdown_table(result, args.lang))
+    return 0
+
+
+def run_settle(args: argparse.Namespace) -> int:
+    """Entry of `mahjong-nts settle --json FILE`: {"scores": {...}, "winner": "S"} → each seat's change."""
+    try:
+        text = read_text(args.json)
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{args.json}: {json_problem(error)}") from None
+        print(json.dumps(settle_object(document)))
+    except InputError as error:
+        return fail(str(error))
+    return 0
+
+
+def settle_object(document: Any) -> dict[str, int]:
+    """Settle a CONTRACT `settle` input object; InputError names what is wrong."""
+    if not isinstance(document, dict):
+        raise InputError(f"settle input must be a JSON object, not {_json_type(document)}")
+    unknown = sorted(set(document) - {"scores", "winner"})
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r} (expected 'scores' and 'winner')")
+    if "scores" not in document:
+        raise InputError("missing key 'scores'")
+    if "winner" not in document:
+        raise InputError("missing key 'winner' (null for a draw)")
+    return settle(document["scores"], document["winner"])
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `score` and `settle` with the `mahjong-nts` dispatcher."""
+    _add_score_parser(subparsers.add_parser)
+    settle_parser = subparsers.add_parser(
+        "settle",
+        help="settle one game: each seat's change from four scores and the winner",
+        description='Input {"scores": {"E": 0, "S": 128, "W": 0, "N": 0}, "winner": "S"} (winner null for '
+        "a draw); output each seat's change, summing to 0.",
+    )
+    settle_parser.add_argument(
+        "--json", metavar="FILE", required=True, help="JSON input file, or - for stdin"
+    )
+    settle_parser.set_defaults(run=run_settle)
+
+
+def _add_score_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
+    parser = add(
+        "score",
+        help="score a hand (NTS rules)",
+        description="Score one hand from the command line, or hands as JSON (one object, an array, or JSON "
+        "Lines) with --json FILE|-.",
+        epilog='Example: mahjong-nts score "234m567p777z88s" --meld 111z --win 4m --self-drawn --seat E '
+        "--prevailing S",
+    )
+    parser.add_argument("tiles", nargs="?", metavar="TILES", help="concealed tiles, incl. the winning tile")
+    parser.add_argument("--json", metavar="FILE", help="score hands from a JSON file, or - for stdin")
+    parser.add_argument(
+        "--meld",
+        action="append",
+        default=[],
+        metavar="TILES[:closed]",
+        help="a declared set, open unless ':closed' (a concealed kong); repeat for more",
+    )
+    parser.add_argument(
+        "--concealed-kong",
+        action="append",
+        default=[],
+        metavar="TILES",
+        help="a declared concealed kong, e.g. 2222s",
+    )
+    parser.add_argument("--win", metavar="TILE", help="the winning tile (one of TILES)")
+    parser.add_argument("--self-drawn", action="store_true", help="the winning tile came from the wall")
+    parser.add_argument("--seat", metavar="WIND", help="seat wind: E, S, W or N")
+    parser.add_argument("--prevailing", metavar="WIND", help="prevailing wind: E, S, W or N")
+    parser.add_argument(
+        "--bonus",
+        action="append",
+        default=[],
+        metavar="TILES",
+        help="flowers and seasons, e.g. 1f2y (ruleset app)",
+    )
+    parser.add_argument(
+        "--flag",
+        action="append",
+        default=[],
+        metavar="FLAG",
+        help="last_tile, kong_replacement, kong_on_kong, robbing_kong, heaven, earth, dead_hand",
+    )
+    parser.add_argument("--ruleset", default="app", help="app (default) or nts")
+    parser.add_argument("--loser", action="store_true", help="score a losing hand")
+    parser.add_argument("--lang", choices=("nl", "en"), default="nl", help="language of the table (nl)")
+    parser.add_argument("--json-out", action="store_true", help="print the JSON result instead of the table")
+    parser.add_argument("--compact", action="store_true", help="one-line JSON for a single result")
+    parser.set_defaults(run=run_score)
