@@ -209,7 +209,7 @@ def test_human_form_prints_an_aligned_dutch_table(
     code, out, err = run_cli(capsys, monkeypatch, HUMAN_SEED_000)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["Onderdeel", "Punten", "Verdubbelingen"]
+    assert lines[0].split() == ["Onderdeel", "Punten", "Verdubbelingen", "Stenen"]
     total = next(line for line in lines if line.startswith("Totaal"))
     assert total.split()[-1] == "136"
     assert next(line for line in lines if line.startswith("Basispunten")).split()[-1] == "34"
@@ -223,7 +223,7 @@ def test_human_form_prints_an_aligned_dutch_table(
 def test_human_form_in_english(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run_cli(capsys, monkeypatch, [*HUMAN_SEED_000, "--lang", "en"])
     assert code == 0
-    assert out.splitlines()[0].split() == ["Item", "Points", "Doublings"]
+    assert out.splitlines()[0].split() == ["Item", "Points", "Doublings", "Tiles"]
     assert next(line for line in out.splitlines() if line.startswith("Total")).split()[-1] == "136"
 
 
