@@ -1,0 +1,158 @@
+"""Files of a batch run: atomic writers, results.csv and results.jsonl from the per-photo records.
+
+Every output is written to a temporary file in the same folder, flushed to disk and then renamed over the
+old one (`os.replace`), so a reader (or an interrupted run) never sees a half-written file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+CSV_COLUMNS = (
+    "file",
+    "tiles_read",
+    "tiles_used",
+    "valid",
+    "reason",
+    "base_points",
+    "doublings",
+    "limit_hand",
+    "total",
+    "confidence_mean",
+    "confidence_min",
+    "error",
+    "assumed",
+    "annotated",
+)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` via a temporary file, fsync and os.replace."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    fsync_folder(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text atomically."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file in `folder` durable (no-op where folders cannot be opened)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def json_line(record: Mapping[str, Any]) -> str:
+    """One record as one line of JSON (UTF-8 kept readable)."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def write_jsonl(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
+    """results.jsonl: one full record per photo, in the order given."""
+    atomic_write_text(path, "".join(json_line(record) for record in records))
+
+
+def write_csv(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
+    """results.csv: one row per photo with the columns of CSV_COLUMNS."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow(csv_row(record))
+    atomic_write_text(path, buffer.getvalue())
+
+
+def csv_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The CSV cells of one record; empty cells where a photo has no result."""
+    result = record.get("result") or {}
+    mean, low = confidence_stats(record.get("tiles") or [])
+    limit = result.get("limit_hand")
+    return {
+        "file": record["file"],
+        "tiles_read": reading_text(record.get("tiles") or []),
+        "tiles_used": hand_text(record.get("hand")),
+        "valid": "" if not result else str(bool(result.get("valid"))).lower(),
+        "reason": result.get("reason") or "",
+        "base_points": result.get("base_points", ""),
+        "doublings": result.get("doublings", ""),
+        "limit_hand": f"{limit['name']} ({limit['value']})" if limit else "",
+        "total": result.get("total", ""),
+        "confidence_mean": "" if mean is None else f"{mean:.3f}",
+        "confidence_min": "" if low is None else f"{low:.3f}",
+        "error": record.get("error") or "",
+        "assumed": "; ".join(record.get("assumed") or []),
+        "annotated": record.get("annotated") or "",
+    }
+
+
+def outcome_counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """How many photos were scored as mahjong, read but no legal mahjong, or failed."""
+    errors = sum(1 for record in records if record.get("error"))
+    valid = sum(
+        1 for record in records if not record.get("error") and (record.get("result") or {}).get("valid")
+    )
+    return {"valid": valid, "not_mahjong": len(records) - errors - valid, "errors": errors}
+
+
+def confidence_stats(tiles: Sequence[Mapping[str, Any]]) -> tuple[float | None, float | None]:
+    """Mean and minimum tile confidence; (None, None) without tiles."""
+    values = [float(tile["confidence"]) for tile in tiles]
+    if not values:
+        return None, None
+    return sum(values) / len(values), min(values)
+
+
+def reading_text(tiles: Sequence[Mapping[str, Any]]) -> str:
+    """Tiles as read, row by row ("11z123p / 4f"); runs of one suit grouped; face-down tiles as "back"."""
+    rows: dict[int, list[str]] = {}
+    for tile in tiles:
+        rows.setdefault(int(tile.get("row", 0)), []).append(str(tile["code"]))
+    return " / ".join(_grouped_in_order(codes) for codes in rows.values())
+
+
+def _grouped_in_order(codes: Sequence[str]) -> str:
+    """Consecutive tiles of one suit share the suit letter: 1z 1z 1p 2p back -> "11z12p back"."""
+    parts: list[str] = []
+    for code in codes:
+        if code != "back" and parts and parts[-1] != "back" and parts[-1][-1] == code[-1]:
+            parts[-1] = parts[-1][:-1] + code
+        else:
+            parts.append(code)
+    return " ".join("".join(f" {part} " if part == "back" else part for part in parts).split())
+
+
+def hand_text(hand: Mapping[str, Any] | None) -> str:
+    """The hand as scored: "123p11z444p | open 111z | concealed 5555m | bonus 4f"."""
+    if not hand:
+        return ""
+    parts = [str(hand.get("concealed") or "")]
+    for meld in hand.get("melds") or []:
+        parts.append(f"{'open' if meld.get('open', True) else 'concealed'} {meld['tiles']}")
+    if hand.get("bonus"):
+        parts.append(f"bonus {hand['bonus']}")
+    return " | ".join(parts)

@@ -1,0 +1,201 @@
+"""One photo of a batch: read the tiles, save the annotated image, build the hand and score it.
+
+Runs inside a worker process. Every failure becomes the photo's `error` (one line); nothing here raises for
+a bad photo. The tile reader is injected (`PhotoReader`), so tests can run the batch without ONNX models.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from mahjong_nts.batch_hand import plan_hand
+from mahjong_nts.batch_outputs import atomic_write_bytes
+from mahjong_nts.batch_sidecar import PhotoContext
+
+ANNOTATED_DIR = "annotated"
+ANNOTATED_MAX_SIDE = 1600  # px: sharp enough to check every tile on paper, small enough for 300 photos
+
+
+class PhotoUnreadable(ValueError):
+    """The file is not an image the reader can decode (corrupt, empty, not an image); one line."""
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """One tile found in the photo: code (or "back"), confidence, box in original pixels, row index."""
+
+    code: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    row: int = 0
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass
+class PhotoRead:
+    """What the reader saw: original size, tiles in reading order, the annotated RGB image."""
+
+    width: int
+    height: int
+    tiles: list[TileRead]
+    annotated: np.ndarray
+
+
+class PhotoReader(Protocol):
+    """Reads one photo; raises PhotoUnreadable for a file that is not a readable image."""
+
+    def read(self, path: Path) -> PhotoRead: ...
+
+
+ReaderFactory = Callable[[int], PhotoReader]  # threads -> reader; must be picklable (module-level)
+
+
+class RecognizerReader:
+    """The real reader: recognizer.load_image, Recognizer.recognize and recognizer.annotate."""
+
+    def __init__(self, threads: int | None = None) -> None:
+        import recognizer  # imported here: ONNX Runtime and OpenCV load only where photos are read
+
+        self._recognizer_module = recognizer
+        self._recognizer = recognizer.Recognizer(threads=threads)
+
+    def read(self, path: Path) -> PhotoRead:
+        rec = self._recognizer_module
+        try:
+            image = rec.load_image(path)
+        except rec.ImageError as problem:
+            raise PhotoUnreadable(str(problem)) from None
+        detections = self._recognizer.recognize(image)
+        return PhotoRead(
+            width=image.width,
+            height=image.height,
+            tiles=tiles_from_detections(detections, rec.LABELS),
+            annotated=rec.annotate(image, detections),
+        )
+
+
+def tiles_from_detections(detections: Any, labels: Sequence[str]) -> list[TileRead]:
+    """Plain tiles from a recognizer.Detections (codes, confidences, boxes, rows, top-3 alternatives)."""
+    tiles = []
+    for index, code in enumerate(detections.codes):
+        alternatives = tuple(
+            (labels[int(alt)], round(float(conf), 4))
+            for alt, conf in zip(
+                detections.alt_class_id[index], detections.alt_confidence[index], strict=True
+            )
+            if 0 <= int(alt) < len(labels) and labels[int(alt)] != code
+        )
+        tiles.append(
+            TileRead(
+                code=code,
+                confidence=round(float(detections.confidence[index]), 4),
+                box=tuple(round(float(v), 1) for v in detections.xyxy[index]),  # type: ignore[arg-type]
+                row=int(detections.row[index]),
+                alternatives=alternatives,
+            )
+        )
+    return tiles
+
+
+@dataclass(frozen=True)
+class PhotoJob:
+    """One photo to do: its path relative to FOLDER, absolute path, context, fingerprint, annotated path."""
+
+    rel: str
+    path: str
+    fingerprint: str
+    context: PhotoContext = field(default_factory=PhotoContext)
+
+    @property
+    def annotated_rel(self) -> str:
+        """annotated/<folders>/<stem>-<ext>.jpg: one file per photo, also for hand1.jpg next to hand1.png."""
+        rel = Path(self.rel)
+        return (Path(ANNOTATED_DIR) / rel.parent / f"{rel.stem}-{rel.suffix[1:].lower()}.jpg").as_posix()
+
+
+def one_line(problem: BaseException) -> str:
+    """An exception as one line of text."""
+    text = " ".join(str(problem).split()) or type(problem).__name__
+    return text
+
+
+def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str, Any]:
+    """Read, annotate, plan and score one photo; the durable record for results.jsonl."""
+    from scoring import InputError, hand_from_dict, hand_to_dict, score_hand
+
+    started = time.perf_counter()
+    record: dict[str, Any] = {
+        "file": job.rel,
+        "fingerprint": job.fingerprint,
+        "sidecar": job.context.sidecar,
+        "given_by": job.context.source,
+        "width": None,
+        "height": None,
+        "tiles": [],
+        "hand": None,
+        "assumed": [],
+        "result": None,
+        "annotated": None,
+        "error": None,
+    }
+    try:
+        photo = reader.read(Path(job.path))
+    except PhotoUnreadable as problem:
+        record["error"] = f"unreadable image: {one_line(problem)}"
+    except Exception as problem:  # a reader bug must not stop the batch; the row says what happened
+        record["error"] = f"recognizer failed: {type(problem).__name__}: {one_line(problem)}"
+    else:
+        record["width"], record["height"] = photo.width, photo.height
+        record["tiles"] = [tile_record(tile) for tile in photo.tiles]
+        try:
+            save_annotated(photo.annotated, out_dir / job.annotated_rel)
+            record["annotated"] = job.annotated_rel
+        except (OSError, ValueError) as problem:
+            record["error"] = f"cannot write the annotated image: {one_line(problem)}"
+        if job.context.error:
+            record["error"] = job.context.error
+        elif record["error"] is None:
+            codes = [tile.code for tile in photo.tiles]
+            rows = [tile.row for tile in photo.tiles]
+            try:
+                plan = plan_hand(codes, rows, job.context.given)
+                record["hand"], record["assumed"] = plan.hand, list(plan.assumed)
+                hand = hand_from_dict(plan.hand)
+                record["hand"] = hand_to_dict(hand)
+                record["result"] = score_hand(hand).to_dict()
+            except InputError as problem:
+                record["error"] = f"hand: {one_line(problem)}"
+            except Exception as problem:  # a scorer bug: this photo's error, the batch goes on
+                record["error"] = f"scoring failed: {type(problem).__name__}: {one_line(problem)}"
+    record["seconds"] = round(time.perf_counter() - started, 3)
+    return record
+
+
+def tile_record(tile: TileRead) -> dict[str, Any]:
+    """A tile as JSON, in the `recognize --json` shape plus row and alternatives."""
+    return {
+        "code": tile.code,
+        "confidence": tile.confidence,
+        "box": list(tile.box),
+        "row": tile.row,
+        "alternatives": [{"code": code, "confidence": conf} for code, conf in tile.alternatives],
+    }
+
+
+def save_annotated(rgb: np.ndarray, path: Path) -> None:
+    """Write the annotated image as JPEG, at most ANNOTATED_MAX_SIDE px, atomically."""
+    from PIL import Image
+
+    image = Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8)).convert("RGB")
+    image.thumbnail((ANNOTATED_MAX_SIDE, ANNOTATED_MAX_SIDE))
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=85)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, buffer.getvalue())

@@ -1,0 +1,135 @@
+"""How tiles read from a photo plus defaults/sidecar become the hand that `batch` scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from mahjong_nts.batch_hand import STATED_DEFAULTS, plan_hand
+from scoring import InputError, hand_from_dict, parse_tiles, score_hand
+
+
+def read(text: str) -> list[str]:
+    """Tiles in reading order; "B" is a face-down tile."""
+    codes: list[str] = []
+    for token in text.split():
+        codes.extend(["back"] if token == "B" else parse_tiles(token))
+    return codes
+
+
+def plan(text: str, given: dict | None = None, rows: list[int] | None = None):
+    codes = read(text)
+    return plan_hand(codes, rows or [0] * len(codes), given or {})
+
+
+def test_no_sidecar_uses_the_stated_defaults_and_says_so() -> None:
+    planned = plan("11z123p444p777z444z 4f")
+    for key, value in STATED_DEFAULTS.items():
+        assert planned.hand[key] == value
+    assert planned.hand["bonus"] == "4f"
+    assert planned.hand["melds"] == []
+    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("11z123p444p777z444z"))
+    assert planned.hand["winning_tile"] == "4z"  # the last tile read that is not a bonus tile
+    assert "seat_wind E" in planned.assumed
+    assert "winning_tile 4z (last tile read)" in planned.assumed
+    assert "all 14 tiles concealed (no melds declared)" in planned.assumed
+    assert score_hand(hand_from_dict(planned.hand)).valid
+
+
+def test_given_context_is_not_listed_as_assumed() -> None:
+    planned = plan("11z123p444p777z444z", {"seat_wind": "S", "self_drawn": True, "winning_tile": "2p"})
+    assert planned.hand["seat_wind"] == "S" and planned.hand["self_drawn"] is True
+    assert planned.hand["winning_tile"] == "2p"
+    assert not any(note.startswith(("seat_wind", "self_drawn", "winning_tile")) for note in planned.assumed)
+    assert "prevailing_wind E" in planned.assumed
+
+
+@pytest.mark.parametrize(
+    "tiles",
+    ["789p567p333p22p B 4p 4p B", "789p567p333p22p 4p B B 4p", "789p567p333p22p B 4p 4p 4p"],
+    ids=["outer-down", "inner-down", "one-down"],
+)
+def test_face_down_tiles_with_equal_neighbours_are_a_concealed_kong(tiles: str) -> None:
+    planned = plan(tiles)
+    assert planned.hand["melds"] == [{"tiles": "4444p", "open": False}]
+    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("789p567p333p22p"))
+    assert any(note.startswith("concealed kong 4444p") for note in planned.assumed)
+    result = score_hand(hand_from_dict(planned.hand)).to_dict()
+    assert any("Kong" in item["name"] and "gesloten" in item["name"] for item in result["items"])
+
+
+def test_kong_only_within_one_row() -> None:
+    codes = read("789p567p333p22p B 4p 4p B")
+    rows = [0] * 12 + [1] * 3  # the last face-down tile lies in another row
+    with pytest.raises(InputError, match="face-down"):
+        plan_hand(codes, rows, {})
+
+
+def test_stray_face_down_tiles_are_an_error() -> None:
+    with pytest.raises(InputError, match="2 face-down tile"):
+        plan("789p567p333p22p B 4p B")
+
+
+def test_fifteen_tiles_with_four_equal_face_up_make_an_open_kong() -> None:
+    planned = plan("789p567p333p4444p22p")
+    assert planned.hand["melds"] == [{"tiles": "4444p", "open": True}]
+    assert any(note.startswith("open kong 4444p") for note in planned.assumed)
+    assert score_hand(hand_from_dict(planned.hand)).valid
+
+
+def test_fourteen_tiles_with_four_equal_stay_concealed() -> None:
+    planned = plan("1111m23m567p789s99s")  # pung 111m and chow 123m: four 1m, no kong
+    assert planned.hand["melds"] == []
+    assert len(parse_tiles(planned.hand["concealed"])) == 14
+
+
+def test_more_candidate_kongs_than_extra_tiles_asks_for_a_sidecar() -> None:
+    with pytest.raises(InputError, match="declare the melds in a sidecar"):
+        plan("1111m2222m3333m44m5m")
+
+
+def test_given_melds_are_taken_out_of_the_tiles_read() -> None:
+    planned = plan("111z 789p567p333p22p", {"melds": [{"tiles": "111z", "open": True}]})
+    assert planned.hand["melds"] == [{"tiles": "111z", "open": True}]
+    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("789p567p333p22p"))
+
+
+def test_given_meld_that_was_not_read_is_an_error() -> None:
+    with pytest.raises(InputError, match="meld 777z: 7z is not among the tiles read"):
+        plan("111z 789p567p333p22p", {"melds": [{"tiles": "777z", "open": True}]})
+
+
+def test_given_concealed_replaces_the_tiles_read() -> None:
+    planned = plan("11z123p444p776z444z 4f", {"concealed": "11z123p444p777z444z"})  # 6z misread
+    assert planned.hand["concealed"] == "123444p11444777z"
+    assert planned.hand["bonus"] == "4f"  # not given: still the bonus tiles read
+    assert planned.hand["winning_tile"] == "4z"
+
+
+def test_given_bonus_replaces_the_bonus_read() -> None:
+    assert plan("11z123p444p777z444z 4f", {"bonus": "1f 2y"}).hand["bonus"] == "1f2y"
+
+
+def test_loser_gets_no_winning_tile_and_no_self_drawn() -> None:
+    planned = plan("789p567p333p444p2p", {"role": "loser"})
+    assert "winning_tile" not in planned.hand and "self_drawn" not in planned.hand
+    assert hand_from_dict(planned.hand).role == "loser"
+
+
+def test_no_tiles_and_no_sidecar_is_an_error() -> None:
+    with pytest.raises(InputError, match="no tiles read"):
+        plan("")
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"concealed": 123}, "'concealed' must be a tile string"),
+        ({"concealed": "12x"}, "x"),
+        ({"melds": "111z"}, "'melds' must be a list"),
+        ({"melds": [{"open": True}]}, "each meld must be an object with 'tiles'"),
+        ({"melds": [{"tiles": "111z", "open": "yes"}]}, "'open' must be true or false"),
+    ],
+)
+def test_malformed_tile_fields_name_the_problem(given: dict, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        plan("111z 789p567p333p22p", given)
