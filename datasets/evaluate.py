@@ -1,0 +1,361 @@
+"""Evaluate the real recognizer (load_image -> Recognizer.recognize) on the valid split of the CC BY 4.0
+"Chinese Mahjong Detection" dataset, and optionally on 12 MP variants of every photo.
+
+Prints tile precision/recall (a tile counts when its box has IoU >= 0.5 with a truth box AND its code is
+right), detection-only precision/recall, per-class accuracy with the top confusions, the share of photos
+with every tile right, and that share for photos of at most 18 tiles.
+
+Examples:
+  .venv/bin/python -m datasets.evaluate
+  .venv/bin/python -m datasets.evaluate --variants --limit 60 --json runs/eval.json
+  .venv/bin/python -m datasets.evaluate --sweep          # tune threshold and test-time turns
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from datasets.yolo import DATA_ENV, LABELS, Sample, data_dir, read_split
+from recognizer.classifier import combine_views, softmax
+from recognizer.detections import Detections
+from recognizer.detector import TileBoxes
+from recognizer.imageio import LoadedImage, load_image
+from recognizer.pipeline import Recognizer, Settings, decide
+
+IOU = 0.5
+SMALL_HAND = 18
+ORIENTATION = 0x0112
+
+
+@dataclass
+class Tally:
+    """Counts over many photos."""
+
+    photos: int = 0
+    truth: int = 0
+    found: int = 0
+    boxes_matched: int = 0
+    tiles_right: int = 0
+    photos_right: int = 0
+    small_photos: int = 0
+    small_right: int = 0
+    codes_right: int = 0  # the multiset of codes is right, wherever the boxes are
+    per_class: Counter[int] = field(default_factory=Counter)  # truth class -> matched boxes
+    per_class_right: Counter[int] = field(default_factory=Counter)
+    confusions: Counter[tuple[int, int]] = field(default_factory=Counter)
+    seconds: float = 0.0
+
+    def add(
+        self, found_xyxy: np.ndarray, found_cls: np.ndarray, found_conf: np.ndarray, truth: np.ndarray,
+        truth_cls: np.ndarray,
+    ) -> bool:  # fmt: skip
+        """Score one photo; returns whether every tile was found with the right code and nothing extra."""
+        pairs = match(found_xyxy, found_conf, truth)
+        right = sum(int(found_cls[i] == truth_cls[j]) for i, j in pairs)
+        for i, j in pairs:
+            label = int(truth_cls[j])
+            self.per_class[label] += 1
+            if found_cls[i] == label:
+                self.per_class_right[label] += 1
+            else:
+                self.confusions[(label, int(found_cls[i]))] += 1
+        self.photos += 1
+        self.truth += len(truth_cls)
+        self.found += len(found_cls)
+        self.boxes_matched += len(pairs)
+        self.tiles_right += right
+        all_right = right == len(truth_cls) == len(found_cls)
+        self.photos_right += all_right
+        self.codes_right += sorted(found_cls.tolist()) == sorted(truth_cls.tolist())
+        if len(truth_cls) <= SMALL_HAND:
+            self.small_photos += 1
+            self.small_right += all_right
+        return all_right
+
+    def summary(self) -> dict[str, Any]:
+        """The headline numbers as a plain dict."""
+
+        def share(a: int, b: int) -> float:
+            return round(a / b, 4) if b else 0.0
+
+        precision, recall = share(self.tiles_right, self.found), share(self.tiles_right, self.truth)
+        return {
+            "photos": self.photos,
+            "truth_tiles": self.truth,
+            "found_tiles": self.found,
+            "tile_precision": precision,
+            "tile_recall": recall,
+            "tile_f1": share(2 * self.tiles_right, self.found + self.truth),
+            "detection_precision": share(self.boxes_matched, self.found),
+            "detection_recall": share(self.boxes_matched, self.truth),
+            "classification_accuracy": share(self.tiles_right, self.boxes_matched),
+            "photos_all_right": share(self.photos_right, self.photos),
+            "photos_codes_right": share(self.codes_right, self.photos),
+            f"photos_le_{SMALL_HAND}_tiles": self.small_photos,
+            f"photos_le_{SMALL_HAND}_all_right": share(self.small_right, self.small_photos),
+            "seconds_per_photo": round(self.seconds / max(self.photos, 1), 4),
+        }
+
+    def per_class_table(self) -> list[dict[str, Any]]:
+        """Accuracy of matched boxes per truth class, worst first."""
+        rows = []
+        for label, n in self.per_class.items():
+            wrong = Counter({p: c for (t, p), c in self.confusions.items() if t == label})
+            rows.append(
+                {
+                    "code": LABELS[label],
+                    "boxes": n,
+                    "accuracy": round(self.per_class_right[label] / n, 4),
+                    "mistaken_for": {LABELS[p]: c for p, c in wrong.most_common(3)},
+                }
+            )
+        return sorted(rows, key=lambda r: (r["accuracy"], -r["boxes"]))
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise IoU of xyxy boxes."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)), np.float32)
+    ix0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    iy0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    ix1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    iy1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(ix1 - ix0, 0, None) * np.clip(iy1 - iy0, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def match(found: np.ndarray, confidence: np.ndarray, truth: np.ndarray) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching, most confident first, each to its best free truth box with IoU >= 0.5."""
+    overlap = iou_matrix(found, truth)
+    used: set[int] = set()
+    pairs = []
+    for i in np.argsort(-confidence, kind="stable"):
+        candidates = [j for j in np.argsort(-overlap[i]) if overlap[i, j] >= IOU and j not in used]
+        if candidates:
+            used.add(int(candidates[0]))
+            pairs.append((int(i), int(candidates[0])))
+    return pairs
+
+
+# --- 12 MP variants ----------------------------------------------------------------------------------
+
+Variant = Callable[[np.ndarray, np.ndarray], tuple[bytes, np.ndarray]]
+
+
+def _jpeg(rgb: np.ndarray, orientation: int | None = None) -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    image = Image.fromarray(rgb)
+    if orientation is None:
+        image.save(buf, "JPEG", quality=92)
+    else:
+        exif = Image.Exif()
+        exif[ORIENTATION] = orientation
+        image.save(buf, "JPEG", quality=92, exif=exif.tobytes())
+    return buf.getvalue()
+
+
+def _stretched(rgb: np.ndarray, boxes: np.ndarray, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    import cv2
+
+    h, w = rgb.shape[:2]
+    big = cv2.resize(rgb, (width, height), interpolation=cv2.INTER_CUBIC)
+    return big, boxes * np.array([width / w, height / h, width / w, height / h], np.float32)
+
+
+def landscape_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """Un-stretched to 4:3 and upscaled to 4032x3024, as a phone's landscape photo."""
+    big, truth = _stretched(rgb, boxes, 4032, 3024)
+    return _jpeg(big), truth
+
+
+def portrait_exif_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The same photo stored as 3024x4032 pixels with EXIF orientation 6 (shown turned 90° clockwise)."""
+    big, truth = _stretched(rgb, boxes, 4032, 3024)
+    stored = np.ascontiguousarray(np.rot90(big, k=1))  # turned counter-clockwise; EXIF 6 turns it back
+    return _jpeg(stored, orientation=6), truth
+
+
+def wide_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """Re-stretched by 1.33 more: 4032x2268 (16:9), as if the original was a wide photo."""
+    big, truth = _stretched(rgb, boxes, 4032, 2268)
+    return _jpeg(big), truth
+
+
+VARIANTS: dict[str, Variant] = {
+    "12mp-4032x3024": landscape_12mp,
+    "12mp-3024x4032-exif6": portrait_exif_12mp,
+    "wide-4032x2268": wide_12mp,
+}
+
+
+# --- running -----------------------------------------------------------------------------------------
+
+
+def evaluate(recognizer: Recognizer, samples: list[Sample], variant: Variant | None = None) -> Tally:
+    """Run the real pipeline on every sample (optionally turned into a variant first)."""
+    tally = Tally()
+    for k, sample in enumerate(samples, 1):
+        truth = sample.boxes
+        if variant is None:
+            source: Path | bytes = sample.image
+        else:
+            source, truth = variant(load_image(sample.image).rgb, sample.boxes)
+        start = time.perf_counter()
+        image = load_image(source)
+        found = recognizer.recognize(image)
+        tally.seconds += time.perf_counter() - start
+        tally.add(found.xyxy, found.class_id, found.confidence, truth, sample.labels)
+        if k % 50 == 0:
+            print(f"  {k}/{len(samples)} photos", file=sys.stderr)
+    return tally
+
+
+@dataclass
+class Raw:
+    """Detector boxes at a low threshold and both views' probabilities, for fast setting sweeps."""
+
+    boxes: TileBoxes
+    upright: np.ndarray
+    flipped: np.ndarray
+    scale: float
+    truth: np.ndarray
+    labels: np.ndarray
+
+
+def collect_raw(recognizer: Recognizer, samples: list[Sample], low: float) -> list[Raw]:
+    """One detector and one classifier run per photo, at the lowest threshold of the sweep."""
+    raws = []
+    for sample in samples:
+        image: LoadedImage = load_image(sample.image)
+        boxes = recognizer.detector.detect(image.rgb, low, recognizer.settings.nms_iou)
+        batch, _ = recognizer.classifier.views(image.rgb, boxes.xyxy, "all")
+        probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), 2, -1)
+        raws.append(Raw(boxes, probs[:, 0], probs[:, 1], image.scale, sample.boxes, sample.labels))
+    return raws
+
+
+def sweep(raws: list[Raw], thresholds: Iterable[float], base: Settings) -> list[dict[str, Any]]:
+    """Metrics for every threshold x turns x combine x limits setting, from the collected raw outputs."""
+    results = []
+    for threshold in thresholds:
+        for turns in ("none", "landscape", "all"):
+            for combine in ("mean", "max") if turns != "none" else ("mean",):
+                for limits in (True, False):
+                    settings = replace(
+                        base, threshold=threshold, turns=turns, combine=combine, tile_limits=limits
+                    )
+                    tally = Tally()
+                    for raw in raws:
+                        found = _decide_raw(raw, settings)
+                        tally.add(found.xyxy, found.class_id, found.confidence, raw.truth, raw.labels)
+                    row = {"threshold": threshold, "turns": turns, "combine": combine, "tile_limits": limits}
+                    results.append(row | tally.summary())
+    return results
+
+
+def _decide_raw(raw: Raw, settings: Settings) -> Detections:
+    keep = raw.boxes.score >= settings.threshold
+    boxes = raw.boxes.select(keep)
+    upright, flipped = raw.upright[keep], raw.flipped[keep]
+    if settings.turns == "none" or len(boxes) == 0:
+        probs = upright
+    else:
+        landscape = (boxes.xyxy[:, 2] - boxes.xyxy[:, 0]) > (boxes.xyxy[:, 3] - boxes.xyxy[:, 1])
+        both = np.ones(len(boxes), bool) if settings.turns == "all" else landscape
+        stacked = np.concatenate([upright, flipped[both]])
+        owner = np.concatenate([np.arange(len(boxes)), np.nonzero(both)[0]])
+        probs = combine_views(stacked, owner, len(boxes), settings.combine)
+    if len(boxes) == 0:
+        return Detections.empty()
+    return decide(boxes, probs, raw.scale, settings)
+
+
+def print_report(name: str, tally: Tally, top: int = 12) -> None:
+    """Headline numbers, weakest classes and the most common confusions."""
+    s = tally.summary()
+    print(f"\n== {name}: {s['photos']} photos, {s['truth_tiles']} truth tiles, {s['found_tiles']} found")
+    print(f"tile precision {s['tile_precision']:.3f}  recall {s['tile_recall']:.3f}  F1 {s['tile_f1']:.3f}")
+    print(f"detection-only precision {s['detection_precision']:.3f}  recall {s['detection_recall']:.3f}")
+    print(f"classification accuracy of matched boxes {s['classification_accuracy']:.3f}")
+    print(f"photos with every tile right {s['photos_all_right']:.3f}  "
+          f"(code multiset right {s['photos_codes_right']:.3f})")  # fmt: skip
+    print(f"photos of <= {SMALL_HAND} tiles: {s[f'photos_le_{SMALL_HAND}_tiles']}, every tile right "
+          f"{s[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
+    print(f"seconds per photo (load + recognize) {s['seconds_per_photo']:.3f}")
+    print("weakest classes (code boxes accuracy mistaken_for):")
+    for row in tally.per_class_table()[:top]:
+        print(f"  {row['code']:>3} {row['boxes']:4d} {row['accuracy']:.3f} {row['mistaken_for']}")
+    print("top confusions (truth -> found: count):")
+    for (t, p), c in tally.confusions.most_common(top):
+        print(f"  {LABELS[t]} -> {LABELS[p]}: {c}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", help=f"dataset folder (default ../shared/datasets/...; or ${DATA_ENV})")
+    parser.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
+    parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N photos")
+    parser.add_argument("--variants", action="store_true", help="also evaluate the 12 MP variants")
+    parser.add_argument("--sweep", action="store_true", help="compare thresholds and test-time turns")
+    parser.add_argument("--threshold", type=float, default=None, help="detector threshold to evaluate")
+    parser.add_argument("--json", type=Path, help="write the numbers to this file")
+    args = parser.parse_args(argv)
+
+    root = data_dir(args.data)
+    if not (root / "valid" / "images").is_dir():
+        print(f"skipping: valid split not found at {root} (pass --data or set {DATA_ENV})", file=sys.stderr)
+        return 0
+    samples = read_split(root, "valid")[: args.limit]
+    settings = Settings() if args.threshold is None else replace(Settings(), threshold=args.threshold)
+    recognizer = Recognizer(args.models, args.threads, settings)
+    out: dict[str, Any] = {"settings": asdict(settings), "data": str(root)}
+
+    if args.sweep:
+        thresholds = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+        print(f"collecting raw outputs for {len(samples)} photos ...", file=sys.stderr)
+        rows = sweep(collect_raw(recognizer, samples, min(thresholds)), thresholds, settings)
+        rows.sort(key=lambda r: (-r["photos_all_right"], -r["tile_f1"]))
+        print("threshold turns     combine limits  tileP  tileR  F1     allright <=18right")
+        for r in rows[:25]:
+            print(f"{r['threshold']:<9} {r['turns']:<9} {r['combine']:<7} {r['tile_limits']!s:<7} "
+                  f"{r['tile_precision']:.3f}  {r['tile_recall']:.3f}  {r['tile_f1']:.3f}  "
+                  f"{r['photos_all_right']:.3f}    {r[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
+        out["sweep"] = rows
+
+    print(f"evaluating {len(samples)} valid photos ...", file=sys.stderr)
+    tally = evaluate(recognizer, samples)
+    print_report("valid (640x640 as stored)", tally)
+    out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
+    if args.variants:
+        out["variants"] = {}
+        for name, variant in VARIANTS.items():
+            print(f"evaluating variant {name} ...", file=sys.stderr)
+            tally = evaluate(recognizer, samples, variant)
+            print_report(f"variant {name}", tally)
+            out["variants"][name] = tally.summary() | {"per_class": tally.per_class_table()}
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

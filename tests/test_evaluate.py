@@ -1,0 +1,59 @@
+"""datasets/evaluate.py: the metrics count what they claim, and the 12 MP variants keep truth aligned."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.evaluate import VARIANTS, Tally, match
+from recognizer import load_image
+
+TRUTH = np.array([[10, 10, 50, 66], [60, 10, 100, 66], [110, 10, 150, 66]], np.float32)
+CODES = np.array([0, 1, 2])
+
+
+def test_perfect_photo_counts_everything_right() -> None:
+    tally = Tally()
+    assert tally.add(TRUTH + 2, CODES, np.ones(3), TRUTH, CODES)
+    s = tally.summary()
+    assert (
+        s["tile_precision"] == s["tile_recall"] == s["photos_all_right"] == s["photos_le_18_all_right"] == 1.0
+    )
+
+
+def test_wrong_code_extra_box_and_miss() -> None:
+    tally = Tally()
+    found = np.array([[10, 10, 50, 66], [60, 10, 100, 66], [300, 300, 340, 356]], np.float32)
+    assert not tally.add(found, np.array([0, 5, 2]), np.array([0.9, 0.8, 0.7]), TRUTH, CODES)
+    s = tally.summary()
+    assert s["detection_precision"] == pytest.approx(2 / 3, abs=1e-3) and s[
+        "detection_recall"
+    ] == pytest.approx(2 / 3, abs=1e-3)
+    assert s["tile_precision"] == pytest.approx(1 / 3, abs=1e-3) and s["tile_recall"] == pytest.approx(
+        1 / 3, abs=1e-3
+    )
+    assert s["classification_accuracy"] == 0.5 and s["photos_all_right"] == 0.0
+    assert tally.confusions == {(1, 5): 1}
+    assert tally.per_class_table()[0]["code"] == "2m"
+
+
+def test_match_is_one_to_one() -> None:
+    twice = np.array([[10, 10, 50, 66], [11, 10, 51, 66]], np.float32)
+    assert match(twice, np.array([0.5, 0.9]), TRUTH[:1]) == [(1, 0)]
+
+
+def test_variants_keep_boxes_on_the_same_content() -> None:
+    rgb = np.zeros((64, 64, 3), np.uint8)
+    rgb[16:32, 8:24] = (255, 0, 0)
+    box = np.array([[8, 16, 24, 32]], np.float32)
+    sizes = {}
+    for name, variant in VARIANTS.items():
+        data, truth = variant(rgb, box)
+        image = load_image(data)
+        sizes[name] = (image.width, image.height)
+        x0, y0, x1, y1 = (round(float(v)) for v in truth[0])
+        qx, qy = (x1 - x0) // 4, (y1 - y0) // 4
+        inside = image.rgb[y0 + qy : y1 - qy, x0 + qx : x1 - qx]  # the middle of the red block
+        assert inside[..., 0].min() > 200 and inside[..., 1].max() < 60, name
+    assert sizes == {"12mp-4032x3024": (4032, 3024), "12mp-3024x4032-exif6": (4032, 3024),
+                     "wide-4032x2268": (4032, 2268)}  # fmt: skip
