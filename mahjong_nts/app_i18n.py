@@ -1,0 +1,289 @@
+"""The app's words in Dutch (default) and English, in the score app's own terms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("nl", "en")
+
+# key -> (Dutch, English); `{name}` fields are filled by t().
+STRINGS: dict[str, tuple[str, str]] = {
+    "title": ("Mahjong-score (NTS)", "Mahjong score (NTS)"),
+    "subtitle": (
+        "Fotografeer de winnende hand, verbeter de stenen, en zie de score en wie wie betaalt.",
+        "Photograph the winning hand, fix the tiles, and see the score and who pays whom.",
+    ),
+    "language": ("Taal", "Language"),
+    "tab_hand": ("Hand", "Hand"),
+    "tab_settle": ("Afrekenen", "Settle"),
+    "tab_evening": ("Avond", "Evening"),
+    # photo
+    "photo": ("Foto", "Photo"),
+    "upload": ("Foto van de hand uploaden", "Upload a photo of the hand"),
+    "use_camera": ("Camera gebruiken", "Use the camera"),
+    "camera": ("Maak een foto van de hand", "Take a photo of the hand"),
+    "sample": ("Voorbeeldfoto", "Sample photo"),
+    "sample_caption": (
+        "Voorbeeldfoto: upload of fotografeer je eigen hand om die te tellen.",
+        "Sample photo: upload or take a photo of your own hand to score it.",
+    ),
+    "photo_unreadable": (
+        "Deze foto kan niet gelezen worden: {message}",
+        "This photo cannot be read: {message}",
+    ),
+    "recognition_unavailable": (
+        "Automatisch herkennen lukt nu niet ({message}); typ de hand hieronder in.",
+        "Automatic recognition is not available ({message}); type the hand below.",
+    ),
+    "no_tiles_found": (
+        "Geen stenen gevonden op deze foto. Typ de hand hieronder in of kies een andere foto.",
+        "No tiles found in this photo. Type the hand below or choose another photo.",
+    ),
+    "read_summary": ("{count} stenen gelezen, {unsure} onzeker.", "{count} tiles read, {unsure} uncertain."),
+    "legend": (
+        "Groen: zeker · oranje: onzeker · blauw: door jou verbeterd",
+        "Green: sure · orange: uncertain · blue: corrected by you",
+    ),
+    # tiles
+    "tiles": ("Stenen", "Tiles"),
+    "notation": ("Hand in notatie", "Hand in notation"),
+    "notation_help": (
+        "Bijv. 123m 456p 789s 11z 555z 4f — m tekens, p kringen, s bamboe, z winden/draken, f bloemen, "
+        "y seizoenen. Ook: oost, zuid, rood, groen, wit.",
+        "E.g. 123m 456p 789s 11z 555z 4f — m characters, p circles, s bamboo, z winds/dragons, f flowers, "
+        "y seasons. Also: east, south, red, green, white.",
+    ),
+    "notation_error": ("Notatie niet begrepen: {message}", "Notation not understood: {message}"),
+    "uncertain_tiles": ("Twijfelgevallen — kies de juiste steen", "Uncertain tiles — pick the right one"),
+    "tile_n": ("Steen {n}", "Tile {n}"),
+    "tile_table": (
+        "Alle stenen (wijzig, voeg toe of vink weg aan)",
+        "All tiles (change, add, or tick remove)",
+    ),
+    "col_n": ("#", "#"),
+    "col_tile": ("Steen", "Tile"),
+    "col_confidence": ("Zeker", "Sure"),
+    "col_alternatives": ("Alternatieven", "Alternatives"),
+    "col_remove": ("Weg", "Remove"),
+    "add_tile": ("Steen toevoegen", "Add a tile"),
+    "add_tile_placeholder": ("Kies een steen om toe te voegen", "Choose a tile to add"),
+    "bonus": ("Bloemen en seizoenen", "Flowers and seasons"),
+    "face_down": ("omgekeerd", "face down"),
+    "kong_hint": (
+        "{count} omgekeerde stenen naast {tile}: een gesloten kong van {tile}?",
+        "{count} face-down tiles beside {tile}: a concealed kong of {tile}?",
+    ),
+    "kong_hint_apply": ("Ja, gesloten kong van {tile}", "Yes, concealed kong of {tile}"),
+    "face_down_left": (
+        "Er liggen nog {count} omgekeerde stenen: kies in de tabel welke steen het is.",
+        "{count} face-down tiles left: choose in the table which tile each is.",
+    ),
+    "no_tiles": (
+        "Nog geen stenen: typ de hand of upload een foto.",
+        "No tiles yet: type the hand or upload a photo.",
+    ),
+    "too_many_tiles": (
+        "{count} stenen: een hand heeft er {needed}, plus één per kong (vier gelijke).",
+        "{count} tiles: a hand has {needed}, plus one per kong (four of a kind).",
+    ),
+    "kong_missing": (
+        "Voor een kong van {tile} zijn vier stenen nodig.",
+        "A kong of {tile} needs four tiles.",
+    ),
+    "set_missing": ("De set {tiles} zit niet (meer) in de hand.", "The set {tiles} is not in the hand."),
+    "no_winning_tile": ("Kies de steen waarmee je won.", "Choose the tile that won."),
+    "winning_tile_open": (
+        "De winnende steen {tile} kan niet in een set liggen die al open lag; zet die set op gesloten.",
+        "The winning tile {tile} cannot be in a set that already lay open; switch that set to concealed.",
+    ),
+    "input_error": ("Deze hand klopt niet: {message}", "This hand is not right: {message}"),
+    "bonus_ignored_nts": (
+        "Onder NTS-regels tellen bloemen en seizoenen niet; ze zijn weggelaten.",
+        "Under NTS rules flowers and seasons do not count; they were left out.",
+    ),
+    # context
+    "context": ("Spelsituatie", "Situation"),
+    "seat_wind": ("Eigen wind", "Seat wind"),
+    "prevailing_wind": ("Heersende wind", "Prevailing wind"),
+    "ruleset": ("Regels", "Rules"),
+    "ruleset_app": ("app (NTS met bloemen, standaard)", "app (NTS with flowers, default)"),
+    "ruleset_nts": ("nts (officieel, zonder bloemen)", "nts (official, no flowers)"),
+    "ruleset_fixed": ("Regels van de avond: {ruleset}", "Rules of the evening: {ruleset}"),
+    "winning_tile": ("Winnende steen", "Winning tile"),
+    "how_won": ("Hoe gewonnen", "How it won"),
+    "self_drawn": ("Zelf gepakt (van de muur)", "Self-drawn (from the wall)"),
+    "discard": ("Afgegooide steen", "Discarded tile"),
+    "flags": ("Bijzondere momenten", "Special moments"),
+    "flag_last_tile": ("Laatste steen van de muur", "Last tile of the wall"),
+    "flag_kong_replacement": (
+        "Kong met bloeiende bloemen (vervangende steen)",
+        "Win on a kong replacement tile",
+    ),
+    "flag_kong_on_kong": ("Kong op kong", "Kong on kong"),
+    "flag_robbing_kong": ("Kongroof", "Robbing the kong"),
+    "flag_heaven": ("Spel van de hemel", "Heavenly hand"),
+    "flag_earth": ("Spel van de aarde", "Earthly hand"),
+    "flag_dead_hand": ("Dode hand", "Dead hand"),
+    "wind_E": ("Oost", "East"),
+    "wind_S": ("Zuid", "South"),
+    "wind_W": ("West", "West"),
+    "wind_N": ("Noord", "North"),
+    # structure
+    "structure": ("Sets", "Sets"),
+    "structure_help": (
+        "Zet aan welke sets open op tafel lagen (geroepen). Een kong kan gesloten zijn.",
+        "Switch on the sets that lay open on the table (claimed). A kong may be concealed.",
+    ),
+    "open_set": ("{kind} {tiles} lag open", "{kind} {tiles} was open"),
+    "concealed_kong": ("Kong {tiles}: gesloten kong", "Kong {tiles}: concealed kong"),
+    "no_sets": ("Geen sets om open te zetten.", "No sets to switch open."),
+    "kind_chow": ("Chow", "Chow"),
+    "kind_pung": ("Pong", "Pung"),
+    "kind_kong": ("Kong", "Kong"),
+    "kind_pair": ("Paar", "Pair"),
+    "kind_seven_pairs": ("Zeven paren", "Seven pairs"),
+    "kind_loose": ("Los", "Loose"),
+    "open": ("open", "open"),
+    "concealed": ("gesloten", "concealed"),
+    # score
+    "score": ("Score", "Score"),
+    "total": ("Totaal", "Total"),
+    "valid": ("Geldige mahjong: {total} punten", "Valid mahjong: {total} points"),
+    "loser_total": ("{total} punten", "{total} points"),
+    "invalid": ("Geen geldige mahjong: {reason}", "Not a valid mahjong: {reason}"),
+    "reason_no_winning_shape": ("geen mahjong-vorm", "no winning shape"),
+    "reason_too_few_doublings": ("te weinig verdubbelingen", "too few doublings"),
+    "reason_dead_hand": ("dode hand", "dead hand"),
+    "col_item": ("Onderdeel", "Item"),
+    "col_points": ("Punten", "Points"),
+    "col_doublings": ("Verdubbelingen", "Doublings"),
+    "formula": (
+        "{base} basispunten × 2^{doublings} = {total}",
+        "{base} base points × 2^{doublings} = {total}",
+    ),
+    "capped": ("(maximaal 2000)", "(capped at 2000)"),
+    "limit_hand": ("Limietspel: {name} — {value} punten", "Limit hand: {name} — {value} points"),
+    "sets_read": ("Zo is de hand geteld", "How the hand was counted"),
+    "col_set": ("Set", "Set"),
+    "col_kind": ("Soort", "Kind"),
+    "col_open": ("Open", "Open"),
+    "scoring_time": ("berekend in {ms:.0f} ms", "computed in {ms:.0f} ms"),
+    # settle
+    "settle_intro": (
+        "Iedere verliezer betaalt de winnaar; de verliezers verrekenen onderling het verschil. "
+        "Oost betaalt en ontvangt dubbel.",
+        "Each loser pays the winner; the losers settle their differences. East pays and receives double.",
+    ),
+    "settle_evening": ("Avond «{name}», spel {number}", "Evening «{name}», game {number}"),
+    "player_name": ("Naam ({wind})", "Name ({wind})"),
+    "winner": ("Winnaar", "Winner"),
+    "draw": ("Remise (geen winnaar)", "Draw (no winner)"),
+    "winner_score": ("Score van de winnaar", "Winner's score"),
+    "from_hand": ("Uit de hand-tab ({total})", "From the Hand tab ({total})"),
+    "typed": ("Zelf invullen", "Type it in"),
+    "scored_from_hand": ("Uit hand tellen", "Score from hand"),
+    "winner_hand_invalid": (
+        "De hand in de hand-tab is geen geldige mahjong ({reason}); vul de score in of verbeter de hand.",
+        "The hand in the Hand tab is not a valid mahjong ({reason}); type the score or fix the hand.",
+    ),
+    "hand_seat_differs": (
+        "Let op: in de hand-tab is de eigen wind {hand}, hier wint {winner}.",
+        "Note: the Hand tab's seat wind is {hand}, here {winner} wins.",
+    ),
+    "loser": ("{name} ({wind})", "{name} ({wind})"),
+    "loser_score": ("Score", "Score"),
+    "dead_hand": ("Dode hand (0 punten, betaalt wel)", "Dead hand (0 points, still pays)"),
+    "loser_photo": ("Foto van deze hand (optioneel)", "Photo of this hand (optional)"),
+    "loser_notation": ("Stenen van {name} in notatie", "{name}'s tiles in notation"),
+    "settlement": ("Verrekening", "Settlement"),
+    "col_seat": ("Wind", "Wind"),
+    "col_name": ("Speler", "Player"),
+    "col_score": ("Score", "Score"),
+    "col_change": ("Krijgt / betaalt", "Receives / pays"),
+    "balance_ok": ("Controle: de som is {balance} — klopt.", "Check: the sum is {balance} — correct."),
+    "balance_bad": (
+        "Controle: de som is {balance} in plaats van 0!",
+        "Check: the sum is {balance} instead of 0!",
+    ),
+    "draw_nothing": ("Remise: er wordt niet betaald.", "Draw: nobody pays."),
+    "record_game": ("Zet in de avondstand (spel {number})", "Add to the evening (game {number})"),
+    "recorded": ("Spel {number} staat in de avondstand.", "Game {number} is on the scoreboard."),
+    "no_evening_to_record": (
+        "Start in de tab Avond een avond om spellen bij te houden.",
+        "Start an evening in the Evening tab to keep the score of the games.",
+    ),
+    "settle_error": ("Afrekenen lukt niet: {message}", "Cannot settle: {message}"),
+    # evening
+    "evening": ("Avond", "Evening"),
+    "choose_evening": ("Avond", "Evening"),
+    "new_evening": ("— nieuwe avond —", "— new evening —"),
+    "evening_label": ("{name} ({games} spellen)", "{name} ({games} games)"),
+    "evening_name": ("Naam van de avond", "Name of the evening"),
+    "players_in_order": (
+        "Spelers: de eerste is Oost, dan Zuid, West en Noord (of laat de dobbelstenen de winden verdelen).",
+        "Players: the first is East, then South, West and North (or let the dice share out the winds).",
+    ),
+    "player_n": ("Speler {n}", "Player {n}"),
+    "draw_seats": ("Winden verdelen met de dobbelstenen", "Share out the winds with the dice"),
+    "start_evening": ("Avond beginnen", "Start the evening"),
+    "evening_error": ("Kan de avond niet beginnen: {message}", "Cannot start the evening: {message}"),
+    "standing": ("Stand", "Standing"),
+    "next_game": ("Spel {number}: {seats}", "Game {number}: {seats}"),
+    "next_prevailing": ("Heersende wind: {wind}", "Prevailing wind: {wind}"),
+    "nts_fixed": ("(NTS: vier spellen per wind)", "(NTS: four games per wind)"),
+    "throw_dice": ("🎲 Gooi voor de heersende wind", "🎲 Throw for the prevailing wind"),
+    "thrown": ("Gegooid: {a} + {b} = {total} → {wind}", "Thrown: {a} + {b} = {total} → {wind}"),
+    "session_complete": (
+        "De NTS-sessie van 16 spellen is compleet.",
+        "The NTS session of 16 games is complete.",
+    ),
+    "record_draw": ("Remise (muur op)", "Draw (wall exhausted)"),
+    "games": ("Spellen", "Games"),
+    "no_games": ("Nog geen spellen gespeeld.", "No games played yet."),
+    "col_game": ("Spel", "Game"),
+    "col_prevailing": ("Heersend", "Prevailing"),
+    "col_winner": ("Winnaar", "Winner"),
+    "undo": ("Laatste spel ongedaan maken", "Undo the last game"),
+    "undo_confirm": ("Ja, verwijder spel {number}", "Yes, remove game {number}"),
+    "undone": ("Spel {number} is verwijderd.", "Game {number} was removed."),
+    "export_csv": ("Exporteer CSV", "Export CSV"),
+    "stored_in": ("Opgeslagen in {path}", "Stored in {path}"),
+    "store_error": (
+        "De avondstand kan niet worden opgeslagen: {message}",
+        "The scoreboard cannot be saved: {message}",
+    ),
+    "dice": ("Dobbelstenen", "Dice"),
+    "unexpected_error": (
+        "Er ging iets mis ({message}). Je invoer is bewaard; probeer het opnieuw.",
+        "Something went wrong ({message}). Your input is kept; please try again.",
+    ),
+}
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """The text for `key` in `lang` ("nl" or "en"), with `{fields}` filled in."""
+    dutch, english = STRINGS[key]
+    text = english if lang == "en" else dutch
+    return text.format(**params) if params else text
+
+
+def wind_name(lang: str, wind: str) -> str:
+    """Oost/Zuid/West/Noord or East/South/West/North."""
+    return t(lang, f"wind_{wind}")
+
+
+def reason_text(lang: str, result: dict[str, Any]) -> str:
+    """Why a hand is not valid, from its reason_code (the scorer's own words as fallback)."""
+    code = result.get("reason_code")
+    key = f"reason_{code}"
+    if key in STRINGS:
+        return t(lang, key)
+    fallback = result.get("reason_nl") if lang == "nl" else result.get("reason")
+    return str(fallback or result.get("reason") or code or "")
+
+
+def item_name(lang: str, item: dict[str, Any]) -> str:
+    """A breakdown line's name: the Dutch name of the point card, or its English name."""
+    if lang == "en" and item.get("name_en"):
+        return str(item["name_en"])
+    return str(item.get("name", ""))

@@ -1,0 +1,163 @@
+"""A photo read once: the recognizer's tiles as plain records, cached per photo, and the photo drawn with
+numbered boxes that follow the player's corrections."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
+
+# A recognized tile below this confidence is marked uncertain and offered with its alternatives.
+UNCERTAIN_BELOW = 0.7
+BACK = "back"
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """One tile as read: code (or "back"), confidence, box in original pixels, alternatives."""
+
+    code: str
+    confidence: float
+    box: Box | None = None
+    alternatives: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What one photo gave: its tiles in reading order, the picture to show, or a one-line error."""
+
+    key: str
+    tiles: tuple[TileRead, ...] = ()
+    image: np.ndarray | None = None  # RGB as displayed (maybe downscaled)
+    scale: float = 1.0  # displayed pixels per original pixel
+    error: str | None = None  # the photo could not be read at all
+    warning: str | None = None  # the photo shows, but recognition is not available
+
+
+def photo_key(data: bytes) -> str:
+    """Stable short key of a photo's bytes; the hand editor's state is stored under it."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one readable line (no traceback)."""
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def _label(labels: Sequence[str], index: int) -> str:
+    return labels[index] if 0 <= index < len(labels) else BACK
+
+
+def reading_from_detections(
+    key: str, image: Any, detections: Any, labels: Sequence[str], min_alternative: float = 0.02
+) -> PhotoReading:
+    """Turn a recognizer `LoadedImage` and `Detections` into plain records (alternatives above 2 %)."""
+    tiles = []
+    for i in range(len(detections)):
+        code = _label(labels, int(detections.class_id[i]))
+        alternatives = tuple(
+            _label(labels, int(alt))
+            for alt, conf in zip(detections.alt_class_id[i], detections.alt_confidence[i], strict=True)
+            if int(alt) >= 0 and float(conf) >= min_alternative and _label(labels, int(alt)) != code
+        )
+        x0, y0, x1, y1 = (float(v) for v in detections.xyxy[i])
+        tiles.append(TileRead(code, float(detections.confidence[i]), (x0, y0, x1, y1), alternatives))
+    return PhotoReading(key=key, tiles=tuple(tiles), image=image.rgb, scale=float(image.scale))
+
+
+def picture_only(data: bytes, key: str, warning: str, max_side: int = 1600) -> PhotoReading:
+    """Show the photo without recognition (models missing); a non-image still gives a clear error."""
+    try:
+        with Image.open(io.BytesIO(data)) as opened:
+            picture = ImageOps.exif_transpose(opened).convert("RGB")
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        return PhotoReading(key=key, error=f"not a readable image ({one_line(exc)})")
+    scale = min(1.0, max_side / max(picture.size))
+    if scale < 1.0:
+        picture = picture.resize((round(picture.width * scale), round(picture.height * scale)))
+    return PhotoReading(key=key, image=np.asarray(picture), scale=scale, warning=warning)
+
+
+class PhotoReader:
+    """Reads photos with one recognizer and remembers the last readings per photo hash (thread-safe)."""
+
+    def __init__(self, read: Callable[[bytes, str], PhotoReading], capacity: int = 32) -> None:
+        self._read = read
+        self._capacity = capacity
+        self._cache: OrderedDict[str, PhotoReading] = OrderedDict()
+        self._lock = threading.Lock()
+        self.calls = 0  # how many photos were actually recognized (not served from the cache)
+
+    def __call__(self, data: bytes) -> PhotoReading:
+        key = photo_key(data)
+        with self._lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                return cached
+        try:
+            reading = self._read(data, key)
+        except Exception as exc:  # any recognizer failure becomes a message in the page
+            reading = PhotoReading(key=key, error=f"recognition failed: {one_line(exc)}")
+        with self._lock:
+            self.calls += 1
+            self._cache[key] = reading
+            while len(self._cache) > self._capacity:
+                self._cache.popitem(last=False)
+        return reading
+
+
+def recognizer_read(recognizer_module: Any) -> Callable[[bytes, str], PhotoReading]:
+    """The real reading function: `load_image` + `get_recognizer().recognize` of the recognizer package."""
+
+    def read(data: bytes, key: str) -> PhotoReading:
+        try:
+            image = recognizer_module.load_image(data)
+        except recognizer_module.ImageError as exc:
+            return PhotoReading(key=key, error=one_line(exc))
+        try:
+            recognizer = recognizer_module.get_recognizer()
+        except Exception as exc:  # models missing or broken: show the photo, the player types the hand
+            return picture_only(data, key, warning=one_line(exc))
+        detections = recognizer.recognize(image)
+        return reading_from_detections(key, image, detections, recognizer_module.LABELS)
+
+    return read
+
+
+# Colours of the boxes: sure, uncertain, corrected by the player.
+SURE = (46, 160, 67)
+UNSURE = (230, 120, 0)
+CORRECTED = (40, 110, 230)
+
+
+def draw_tiles(image: np.ndarray, scale: float, boxes: Sequence[tuple[Box | None, str, str]]) -> np.ndarray:
+    """Draw each (box, label, state), state "sure" | "unsure" | "corrected"; labels sit above the boxes."""
+    picture = Image.fromarray(image).convert("RGB")
+    draw = ImageDraw.Draw(picture)
+    size = max(12, round(min(picture.size) / 32))
+    font = ImageFont.load_default(size=size)
+    colours = {"sure": SURE, "unsure": UNSURE, "corrected": CORRECTED}
+    width = max(2, size // 6)
+    for box, label, state in boxes:
+        if box is None:
+            continue
+        x0, y0, x1, y1 = (v * scale for v in box)
+        colour = colours.get(state, SURE)
+        draw.rectangle((x0, y0, x1, y1), outline=colour, width=width)
+        left, top, right, bottom = draw.textbbox((x0, y0), label, font=font)
+        lift = bottom - top + 4
+        ty = y0 - lift if y0 - lift >= 0 else y1 + 2
+        draw.rectangle((x0, ty, x0 + right - left + 4, ty + lift), fill=colour)
+        draw.text((x0 + 2, ty + 2 - (top - y0)), label, fill=(255, 255, 255), font=font)
+    return np.asarray(picture)

@@ -1,0 +1,277 @@
+"""The evening's scoreboard in a local SQLite file: sessions of four players, their games in order, the seat
+winds moving on after every game (SCORING section 10), running totals, undo, and CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from mahjong_nts.app_settle import SEATS, SeatScore, settle_game
+from scoring import InputError, next_seat_winds, prevailing_wind_for_game
+from scoring.session import running_totals
+
+DB_ENV = "MAHJONG_NTS_DB"
+DB_NAME = "mahjong-nts.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    ruleset TEXT NOT NULL CHECK (ruleset IN ('app', 'nts')),
+    seats TEXT NOT NULL,            -- JSON player -> seat wind for the first game
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,        -- 1, 2, 3, ... in the order played
+    prevailing_wind TEXT NOT NULL,
+    seats TEXT NOT NULL,            -- JSON player -> seat wind in this game
+    winner TEXT,                    -- player, NULL for a draw (remise)
+    scores TEXT NOT NULL,           -- JSON player -> score of the hand (0 for a dead hand)
+    dead TEXT NOT NULL,             -- JSON list of players with a dead hand
+    changes TEXT NOT NULL,          -- JSON player -> change from the settlement (sums to 0)
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (session_id, number)
+);
+"""
+
+
+def default_db_path() -> Path:
+    """$MAHJONG_NTS_DB, else the user's data folder (XDG / Application Support / APPDATA), else ./."""
+    configured = os.environ.get(DB_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA", home / "AppData" / "Roaming"))
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    folder = base / "mahjong-nts"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return Path.cwd() / DB_NAME
+    return folder / DB_NAME if os.access(folder, os.W_OK) else Path.cwd() / DB_NAME
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as played: who sat where, the prevailing wind, the winner (None: draw), scores, changes."""
+
+    number: int
+    prevailing_wind: str
+    seats: dict[str, str]
+    winner: str | None
+    scores: dict[str, int]
+    dead: tuple[str, ...]
+    changes: dict[str, int]
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+
+@dataclass(frozen=True)
+class Evening:
+    """A session: four players, the ruleset, the seats of the first game, and the games so far."""
+
+    id: int
+    name: str
+    ruleset: str
+    first_seats: dict[str, str]
+    created_at: str
+    games: tuple[GameRecord, ...] = ()
+
+    @property
+    def players(self) -> list[str]:
+        """Players in the order of their first seats (Oost, Zuid, West, Noord)."""
+        return sorted(self.first_seats, key=lambda p: SEATS.index(self.first_seats[p]))
+
+    def next_seats(self) -> dict[str, str]:
+        """Seat winds of the next game: moved on once after every game, draws included."""
+        return next_seat_winds(self.games[-1].seats) if self.games else dict(self.first_seats)
+
+    def fixed_prevailing_wind(self) -> str | None:
+        """`nts`: the prevailing wind of the next game (E×4, S×4, ...); `app`: None (thrown per game)."""
+        return prevailing_wind_for_game(self.ruleset, len(self.games))
+
+    def totals(self) -> list[dict[str, int]]:
+        """Running totals per player after each game."""
+        return running_totals(game.changes for game in self.games)
+
+    def standing(self) -> dict[str, int]:
+        totals = self.totals()
+        return totals[-1] if totals else dict.fromkeys(self.players, 0)
+
+
+def game_from_seats(
+    number: int,
+    prevailing_wind: str,
+    seats: Mapping[str, str],
+    winner: str | None,
+    scores: Mapping[str, int],
+    dead: Sequence[str] = (),
+) -> GameRecord:
+    """A game from player -> seat wind and player -> score: settled by seat, then told per player."""
+    if prevailing_wind not in SEATS:
+        raise InputError(f"prevailing wind must be one of E, S, W, N, not {prevailing_wind!r}")
+    if winner is not None and winner not in seats:
+        raise InputError(f"the winner {winner!r} is not one of the players")
+    settlement = settle_game(
+        [
+            SeatScore(wind, player, int(scores.get(player, 0)), player in dead)
+            for player, wind in seats.items()
+        ],
+        None if winner is None else seats[winner],
+    )
+    counted = {s.name: s.score for s in settlement.seats}
+    changes = {s.name: settlement.changes[s.seat] for s in settlement.seats}
+    return GameRecord(number, prevailing_wind, dict(seats), winner, counted, tuple(dead), changes)
+
+
+class ScoreboardStore:
+    """Sessions and games in one SQLite file; every call opens its own short connection (thread-safe)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def create_evening(self, name: str, seats: Mapping[str, str], ruleset: str = "app") -> Evening:
+        """Start a session; `seats` gives each of the four players their first seat wind."""
+        players = [p.strip() for p in seats]
+        if len(players) != 4 or any(not p for p in players) or len(set(players)) != 4:
+            raise InputError("an evening needs four different player names")
+        if sorted(seats.values()) != sorted(SEATS):
+            raise InputError("each of Oost, Zuid, West, Noord goes to exactly one player")
+        if ruleset not in ("app", "nts"):
+            raise InputError(f"unknown ruleset {ruleset!r} (app or nts)")
+        clean = {p.strip(): w for p, w in seats.items()}
+        created = datetime.now().isoformat(timespec="seconds")
+        with self._connect() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions (name, ruleset, seats, created_at) VALUES (?, ?, ?, ?)",
+                (name.strip() or created[:10], ruleset, json.dumps(clean), created),
+            )
+            evening_id = int(cursor.lastrowid or 0)
+        return Evening(evening_id, name.strip() or created[:10], ruleset, clean, created)
+
+    def evenings(self) -> list[Evening]:
+        """All sessions, newest first (without their games)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT id, name, ruleset, seats, created_at FROM sessions ORDER BY id DESC"
+            ).fetchall()
+        return [Evening(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def evening(self, evening_id: int) -> Evening | None:
+        """One session with its games in order, or None."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, name, ruleset, seats, created_at FROM sessions WHERE id = ?", (evening_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            games = db.execute(
+                "SELECT number, prevailing_wind, seats, winner, scores, dead, changes FROM games "
+                "WHERE session_id = ? ORDER BY number",
+                (evening_id,),
+            ).fetchall()
+        records = tuple(
+            GameRecord(
+                g[0],
+                g[1],
+                json.loads(g[2]),
+                g[3],
+                json.loads(g[4]),
+                tuple(json.loads(g[5])),
+                json.loads(g[6]),
+            )
+            for g in games
+        )
+        return Evening(row[0], row[1], row[2], json.loads(row[3]), row[4], records)
+
+    def add_game(
+        self,
+        evening_id: int,
+        prevailing_wind: str,
+        winner: str | None,
+        scores: Mapping[str, int],
+        dead: Sequence[str] = (),
+    ) -> GameRecord:
+        """Record the next game with the seats it was played at; settles it and stores the changes."""
+        evening = self.evening(evening_id)
+        if evening is None:
+            raise InputError(f"no evening with id {evening_id}")
+        fixed = evening.fixed_prevailing_wind()
+        if fixed is not None and prevailing_wind != fixed:
+            raise InputError(f"under nts game {len(evening.games) + 1} is played in wind {fixed}")
+        game = game_from_seats(
+            len(evening.games) + 1, prevailing_wind, evening.next_seats(), winner, scores, dead
+        )
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO games (session_id, number, prevailing_wind, seats, winner, scores, dead, "
+                "changes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    evening_id,
+                    game.number,
+                    game.prevailing_wind,
+                    json.dumps(game.seats),
+                    game.winner,
+                    json.dumps(game.scores),
+                    json.dumps(list(game.dead)),
+                    json.dumps(game.changes),
+                    datetime.now().isoformat(timespec="seconds"),
+                ),
+            )
+        return game
+
+    def undo_last_game(self, evening_id: int) -> GameRecord | None:
+        """Remove the last game of a session; returns it (None when there was none)."""
+        evening = self.evening(evening_id)
+        if evening is None or not evening.games:
+            return None
+        last = evening.games[-1]
+        with self._connect() as db:
+            db.execute("DELETE FROM games WHERE session_id = ? AND number = ?", (evening_id, last.number))
+        return last
+
+
+def evening_csv(evening: Evening) -> str:
+    """The session as CSV: one row per game, per player their seat, score, change and running total."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    players = evening.players
+    header = ["game", "prevailing_wind", "winner", "draw"]
+    for p in players:
+        header += [f"{p} seat", f"{p} score", f"{p} dead", f"{p} change", f"{p} total"]
+    writer.writerow(header)
+    for game, totals in zip(evening.games, evening.totals(), strict=True):
+        row: list[object] = [game.number, game.prevailing_wind, game.winner or "", int(game.draw)]
+        for p in players:
+            row += [game.seats[p], game.scores.get(p, 0), int(p in game.dead), game.changes[p], totals[p]]
+        writer.writerow(row)
+    return out.getvalue()

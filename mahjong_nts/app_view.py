@@ -1,0 +1,104 @@
+"""The page: language switch, then the tabs Hand, Afrekenen and Avond. All UI sits under main(deps)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import streamlit as st
+
+from mahjong_nts.app_deps import AppDeps
+from mahjong_nts.app_i18n import LANGUAGES, t
+from mahjong_nts.app_photo import one_line
+from mahjong_nts.app_scoreboard import Evening
+from mahjong_nts.app_settle import names_by_seat
+from mahjong_nts.app_view_evening import NEW_EVENING, render_evening_tab
+from mahjong_nts.app_view_hand import HandOutcome, render_hand_tab
+from mahjong_nts.app_view_settle import render_settle_tab
+from scoring import InputError
+
+log = logging.getLogger("mahjong_nts.app")
+LANGUAGE_NAMES = {"nl": "Nederlands", "en": "English"}
+
+
+def init_state(deps: AppDeps) -> None:
+    """Defaults of the page-wide state: language, the game's winds and ruleset, the open evening (newest)."""
+    st.session_state.setdefault("lang", "nl")
+    st.session_state.setdefault("prevailing_wind", "E")
+    st.session_state.setdefault("ruleset", "app")
+    if "evening_choice" not in st.session_state:
+        evenings = deps.store.evenings()
+        st.session_state["evening_choice"] = evenings[0].id if evenings else NEW_EVENING
+
+
+def open_evening(deps: AppDeps) -> Evening | None:
+    """The evening chosen in the Avond tab; its ruleset (and under nts its prevailing wind) rules the game."""
+    choice = st.session_state.get("evening_choice", NEW_EVENING)
+    evening = deps.store.evening(choice) if choice != NEW_EVENING else None
+    if evening is None:
+        return None
+    st.session_state["ruleset"] = evening.ruleset
+    try:
+        fixed = evening.fixed_prevailing_wind()
+    except InputError:  # an nts session of 16 games is complete
+        fixed = None
+    if fixed is not None:
+        st.session_state["prevailing_wind"] = fixed
+    return evening
+
+
+def show_flash() -> None:
+    """The message a callback left for this run (a game recorded, undone, or an error)."""
+    flash = st.session_state.pop("flash", None)
+    if flash:
+        kind, key, params = flash
+        getattr(st, kind)(t(st.session_state["lang"], key, **params))
+
+
+def guarded(lang: str, render: Callable[[], object]) -> object:
+    """Run one tab; an unexpected error becomes one line in the page (details in the log), no traceback."""
+    try:
+        return render()
+    except Exception as exc:
+        log.exception("app error")
+        st.error(t(lang, "unexpected_error", message=one_line(exc)))
+        return None
+
+
+def main(deps: AppDeps) -> None:
+    """The whole app."""
+    st.set_page_config(page_title="Mahjong-score (NTS)", page_icon="🀄", layout="wide")
+    init_state(deps)
+    title, language = st.columns([5, 1])
+    with language:
+        st.radio(
+            t(st.session_state["lang"], "language"),
+            LANGUAGES,
+            format_func=LANGUAGE_NAMES.__getitem__,
+            horizontal=True,
+            key="lang",
+            label_visibility="collapsed",
+        )
+    lang = st.session_state["lang"]
+    with title:
+        st.title(t(lang, "title"))
+        st.caption(t(lang, "subtitle"))
+    try:
+        evening = open_evening(deps)
+    except Exception as exc:  # the SQLite file is unreadable: the hand still scores
+        st.error(t(lang, "store_error", message=one_line(exc)))
+        evening = None
+    show_flash()
+    hand_tab, settle_tab, evening_tab = st.tabs(
+        [t(lang, "tab_hand"), t(lang, "tab_settle"), t(lang, "tab_evening")]
+    )
+    seats = names_by_seat(evening.next_seats()) if evening is not None else {}
+    with hand_tab:
+        outcome = guarded(
+            lang, lambda: render_hand_tab(deps, lang, seats, locked_ruleset=evening is not None)
+        )
+    with settle_tab:
+        if isinstance(outcome, HandOutcome):
+            guarded(lang, lambda: render_settle_tab(deps, lang, evening, outcome))
+    with evening_tab:
+        guarded(lang, lambda: render_evening_tab(deps, lang, evening))

@@ -1,0 +1,194 @@
+"""The "Avond" tab: start an evening, see the standing and the games in order, throw the prevailing wind,
+record a draw, undo the last game, export to CSV. Everything lives in the SQLite store."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from mahjong_nts.app_deps import AppDeps
+from mahjong_nts.app_i18n import t, wind_name
+from mahjong_nts.app_scoreboard import Evening, evening_csv
+from mahjong_nts.app_settle import SEATS
+from scoring import InputError
+from scoring.session import wind_for_dice
+
+NEW_EVENING = 0
+
+
+def evening_choice_options(deps: AppDeps) -> list[int]:
+    """Evening ids, newest first, then NEW_EVENING."""
+    return [e.id for e in deps.store.evenings()] + [NEW_EVENING]
+
+
+def create_evening(deps: AppDeps) -> None:
+    """Callback of the new-evening form: seats in the order typed, or shared out by the dice."""
+    names = [str(st.session_state.get(f"new-player-{n}", "")).strip() for n in range(4)]
+    if st.session_state.get("new-draw-seats"):
+        deps.rng.shuffle(names)
+    try:
+        evening = deps.store.create_evening(
+            str(st.session_state.get("new-name", "")),
+            dict(zip(names, SEATS, strict=True)),
+            str(st.session_state.get("new-ruleset", "app")),
+        )
+    except (InputError, OSError) as exc:
+        st.session_state["flash"] = ("error", "evening_error", {"message": str(exc)})
+        return
+    st.session_state["evening_choice"] = evening.id
+
+
+def throw_dice(deps: AppDeps, number: int) -> None:
+    """Callback: two dice, counted from East round the table, give the prevailing wind of the next game."""
+    a, b = deps.rng.randint(1, 6), deps.rng.randint(1, 6)
+    wind = wind_for_dice(a + b)
+    st.session_state["prevailing_wind"] = wind
+    st.session_state["last_throw"] = (number, a, b, wind)
+
+
+def record_draw(deps: AppDeps, evening: Evening, prevailing: str) -> None:
+    """Callback: the wall ran out; no scores, the winds move on."""
+    try:
+        game = deps.store.add_game(evening.id, prevailing, None, dict.fromkeys(evening.players, 0))
+    except (InputError, OSError) as exc:
+        st.session_state["flash"] = ("error", "settle_error", {"message": str(exc)})
+        return
+    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
+
+
+def undo_last(deps: AppDeps, evening_id: int) -> None:
+    """Callback: remove the last game."""
+    game = deps.store.undo_last_game(evening_id)
+    st.session_state.pop("confirm_undo", None)
+    if game is not None:
+        st.session_state["flash"] = ("info", "undone", {"number": game.number})
+
+
+def new_evening_form(deps: AppDeps, lang: str) -> None:
+    """Names of the four players (first = Oost), the ruleset, and whether the dice share out the winds."""
+    with st.form("new-evening"):
+        st.text_input(t(lang, "evening_name"), key="new-name")
+        st.caption(t(lang, "players_in_order"))
+        columns = st.columns(4)
+        for n, (column, seat) in enumerate(zip(columns, SEATS, strict=True)):
+            with column:
+                st.text_input(
+                    f"{t(lang, 'player_n', n=n + 1)} ({wind_name(lang, seat)})", key=f"new-player-{n}"
+                )
+        st.checkbox(t(lang, "draw_seats"), key="new-draw-seats")
+        st.radio(
+            t(lang, "ruleset"),
+            ("app", "nts"),
+            format_func=lambda r: t(lang, f"ruleset_{r}"),
+            horizontal=True,
+            key="new-ruleset",
+        )
+        st.form_submit_button(t(lang, "start_evening"), type="primary", on_click=create_evening, args=(deps,))
+
+
+def games_frame(evening: Evening, lang: str) -> pd.DataFrame:
+    """One row per game: number, prevailing wind, winner, and per player their wind, change and total."""
+    rows = []
+    for game, totals in zip(evening.games, evening.totals(), strict=True):
+        row: dict[str, object] = {
+            t(lang, "col_game"): game.number,
+            t(lang, "col_prevailing"): wind_name(lang, game.prevailing_wind),
+            t(lang, "col_winner"): game.winner if game.winner else t(lang, "draw"),
+        }
+        for player in evening.players:
+            dead = " ☠" if player in game.dead else ""
+            change = game.changes[player]
+            row[player] = f"{wind_name(lang, game.seats[player])}{dead}: {change:+d} → {totals[player]}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
+    """Who sits where in the next game, its prevailing wind (thrown under app, fixed under nts), a draw."""
+    number = len(evening.games) + 1
+    seats = evening.next_seats()
+    by_seat = sorted(seats, key=lambda p: SEATS.index(seats[p]))
+    st.markdown(
+        t(
+            lang,
+            "next_game",
+            number=number,
+            seats=", ".join(f"{wind_name(lang, seats[p])} {p}" for p in by_seat),
+        )
+    )
+    try:
+        fixed = evening.fixed_prevailing_wind()
+    except InputError:
+        st.success(t(lang, "session_complete"))
+        return
+    prevailing = st.session_state.get("prevailing_wind", "E")
+    if fixed is not None:
+        st.markdown(f"{t(lang, 'next_prevailing', wind=wind_name(lang, fixed))} {t(lang, 'nts_fixed')}")
+        prevailing = fixed
+    else:
+        st.markdown(t(lang, "next_prevailing", wind=wind_name(lang, prevailing)))
+        st.button(t(lang, "throw_dice"), key="throw_dice", on_click=throw_dice, args=(deps, number))
+        thrown = st.session_state.get("last_throw")
+        if thrown and thrown[0] == number:
+            _n, a, b, wind = thrown
+            st.caption(t(lang, "thrown", a=a, b=b, total=a + b, wind=wind_name(lang, wind)))
+    st.button(
+        t(lang, "record_draw"), key="record_draw", on_click=record_draw, args=(deps, evening, prevailing)
+    )
+
+
+def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
+    """Undo in two steps, so a stray tap removes nothing."""
+    if not evening.games:
+        return
+    if st.button(t(lang, "undo"), key="undo"):
+        st.session_state["confirm_undo"] = evening.id
+    if st.session_state.get("confirm_undo") == evening.id:
+        st.button(
+            t(lang, "undo_confirm", number=evening.games[-1].number),
+            type="primary",
+            key="undo_confirm",
+            on_click=undo_last,
+            args=(deps, evening.id),
+        )
+
+
+def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> None:
+    """The whole Avond tab."""
+    options = evening_choice_options(deps)
+    st.selectbox(
+        t(lang, "choose_evening"),
+        options,
+        format_func=lambda i: t(lang, "new_evening") if i == NEW_EVENING else evening_label(deps, lang, i),
+        key="evening_choice",
+    )
+    if evening is None:
+        new_evening_form(deps, lang)
+    else:
+        st.subheader(t(lang, "standing"))
+        standing = evening.standing()
+        for column, player in zip(st.columns(4), evening.players, strict=True):
+            column.metric(player, standing[player])
+        next_game_panel(deps, lang, evening)
+        st.subheader(t(lang, "games"))
+        if evening.games:
+            st.dataframe(games_frame(evening, lang), hide_index=True, width="stretch")
+        else:
+            st.caption(t(lang, "no_games"))
+        undo_panel(deps, lang, evening)
+        st.download_button(
+            t(lang, "export_csv"),
+            evening_csv(evening),
+            file_name=f"mahjong-{evening.name}.csv".replace(" ", "-"),
+            mime="text/csv",
+            key="export_csv",
+        )
+    st.caption(t(lang, "stored_in", path=deps.store.path))
+
+
+def evening_label(deps: AppDeps, lang: str, evening_id: int) -> str:
+    """ "Vrijdag (3 spellen)"."""
+    evening = deps.store.evening(evening_id)
+    if evening is None:
+        return str(evening_id)
+    return t(lang, "evening_label", name=evening.name, games=len(evening.games))

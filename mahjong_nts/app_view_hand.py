@@ -1,0 +1,450 @@
+"""The "Hand" tab: photo in, what was read, corrections, sets and situation, and the score.
+
+The pieces (notation box, tile table, set switches, score view) are reused for a loser's hand in "Afrekenen".
+Every change to the tiles goes into the HandEditor and reruns the page, so the widgets never disagree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from mahjong_nts.app_deps import AppDeps
+from mahjong_nts.app_hand import RULESETS, WIN_FLAGS, WINDS, Evaluation, HandProblem, evaluate
+from mahjong_nts.app_i18n import item_name, reason_text, t, wind_name
+from mahjong_nts.app_photo import BACK, PhotoReading, draw_tiles
+from mahjong_nts.app_state import (
+    REMOVE_COLUMN,
+    TILE_COLUMN,
+    HandEditor,
+    add_tile,
+    apply_kong_hint,
+    apply_notation,
+    apply_table_edits,
+    editor_from_reading,
+    kong_hints,
+    merge_bonus,
+    set_tile,
+)
+from scoring import TILE_CODES, InputError, format_tiles, parse_tiles, tile_name
+
+PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")
+BONUS_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "fy")
+MAX_ALTERNATIVE_PICKERS = 8
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """What the Hand tab gives the other tabs: the editor and its evaluation."""
+
+    editor: HandEditor
+    evaluation: Evaluation
+
+
+def tile_label(code: str, lang: str) -> str:
+    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "🀫 · omgekeerd"."""
+    if code == BACK:
+        return f"🀫 · {t(lang, 'face_down')}"
+    return f"{code} · {tile_name(code, lang)}"
+
+
+def tiles_text(tiles: Sequence[str], lang: str) -> str:
+    """A set for reading: "444p (4 kring)"."""
+    names = dict.fromkeys(tile_name(c, lang) for c in tiles)
+    return f"{format_tiles(tiles)} ({', '.join(names)})"
+
+
+def show_problem(problem: InputError, lang: str) -> None:
+    """A problem as one message in the page, in the player's language where the app knows the words."""
+    if isinstance(problem, HandProblem):
+        st.error(t(lang, problem.key, **problem.params))
+    else:
+        st.error(t(lang, "input_error", message=str(problem)))
+
+
+# --- photo ----------------------------------------------------------------------------------------
+
+
+def choose_photo(deps: AppDeps, lang: str) -> tuple[bytes | None, str]:
+    """The photo to read: the camera's, else an upload, else the chosen sample; with a caption."""
+    uploaded = st.file_uploader(t(lang, "upload"), key="photo_upload")
+    camera = None
+    if st.toggle(t(lang, "use_camera"), key="use_camera"):
+        camera = st.camera_input(t(lang, "camera"), key="photo_camera")
+    if camera is not None:
+        return camera.getvalue(), camera.name
+    if uploaded is not None:
+        return uploaded.getvalue(), uploaded.name
+    if not deps.samples:
+        return None, ""
+    names = [p.name for p in deps.samples]
+    name = st.selectbox(t(lang, "sample"), names, key="sample_choice")
+    st.caption(t(lang, "sample_caption"))
+    path = deps.samples[names.index(name)]
+    return path.read_bytes(), path.name
+
+
+def editor_for(reading: PhotoReading | None, store_key: str = "editors") -> HandEditor:
+    """The editor of this photo from session state; made from the reading the first time."""
+    editors: dict[str, HandEditor] = st.session_state.setdefault(store_key, {})
+    key = reading.key if reading is not None else "typed"
+    if key not in editors:
+        editors[key] = editor_from_reading(reading) if reading is not None else HandEditor()
+    return editors[key]
+
+
+def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
+    """The photo with numbered boxes in the colour of their state, and what went wrong, if anything."""
+    if reading.error:
+        st.error(t(lang, "photo_unreadable", message=reading.error))
+        return
+    if reading.warning:
+        st.warning(t(lang, "recognition_unavailable", message=reading.warning))
+    if reading.image is not None:
+        boxes = [(tile.box, f"{i + 1} {tile.code}", tile.state) for i, tile in enumerate(editor.tiles)]
+        st.image(draw_tiles(reading.image, reading.scale, boxes), width="stretch")
+    if not reading.tiles and not reading.warning:
+        st.warning(t(lang, "no_tiles_found"))
+    elif reading.tiles:
+        unsure = sum(1 for tile in editor.tiles if tile.uncertain)
+        st.caption(f"{t(lang, 'read_summary', count=len(reading.tiles), unsure=unsure)} {t(lang, 'legend')}")
+
+
+# --- tile corrections -----------------------------------------------------------------------------
+
+
+def notation_box(editor: HandEditor, lang: str, prefix: str, label: str | None = None) -> None:
+    """The hand in CONTRACT notation; a valid change replaces the tiles, a bad one says why (text kept)."""
+    text = st.text_input(
+        label or t(lang, "notation"),
+        value=editor.notation,
+        key=f"{prefix}-notation-{editor.version}",
+        help=t(lang, "notation_help"),
+    )
+    if text == editor.notation:
+        return
+    try:
+        changed = apply_notation(editor, text)
+    except InputError as exc:
+        st.error(t(lang, "notation_error", message=str(exc)))
+        return
+    if changed:
+        st.rerun()
+
+
+def alternative_pickers(editor: HandEditor, lang: str, prefix: str) -> None:
+    """One row of choices per uncertain tile: what was read and the recognizer's alternatives."""
+    unsure = [(i, tile) for i, tile in enumerate(editor.tiles) if tile.uncertain]
+    if not unsure:
+        return
+    st.markdown(f"**{t(lang, 'uncertain_tiles')}**")
+    for i, tile in unsure[:MAX_ALTERNATIVE_PICKERS]:
+        options = list(dict.fromkeys([tile.code, *tile.alternatives]))
+        confidence = f" ({tile.confidence:.0%})" if tile.confidence is not None else ""
+        choice = st.pills(
+            t(lang, "tile_n", n=i + 1) + confidence,
+            options,
+            default=tile.code,
+            format_func=lambda c: tile_label(c, lang),
+            key=f"{prefix}-alt-{editor.version}-{i}",
+        )
+        if choice is not None and choice != tile.code:
+            set_tile(editor, i, choice)
+            st.rerun()
+
+
+def face_down_help(editor: HandEditor, lang: str, prefix: str) -> None:
+    """Face-down tiles: offer the concealed kong they complete, or ask which tiles they are."""
+    hints = kong_hints(editor.tiles)
+    for n, hint in enumerate(hints):
+        name = tile_name(hint.code, lang)
+        st.info(t(lang, "kong_hint", count=len(hint.indices), tile=name))
+        if st.button(t(lang, "kong_hint_apply", tile=name), key=f"{prefix}-konghint-{editor.version}-{n}"):
+            apply_kong_hint(editor, hint)
+            st.rerun()
+    if editor.face_down and not hints:
+        st.warning(t(lang, "face_down_left", count=editor.face_down))
+
+
+def tile_table(editor: HandEditor, lang: str, prefix: str) -> None:
+    """Every tile in a table: change it to any of the 42 kinds or face down, tick remove, or add a row."""
+    codes = [*PLAYING_CODES, *BONUS_CODES, BACK]
+    labels = [tile_label(c, lang) for c in codes]
+    code_of_label = dict(zip(labels, codes, strict=True))
+    frame = pd.DataFrame(
+        {
+            "n": [i + 1 for i in range(len(editor.tiles))],
+            TILE_COLUMN: [tile_label(tile.code, lang) for tile in editor.tiles],
+            "confidence": [tile.confidence for tile in editor.tiles],
+            "alternatives": [" ".join(tile.alternatives) for tile in editor.tiles],
+            REMOVE_COLUMN: [False] * len(editor.tiles),
+        }
+    )
+    key = f"{prefix}-tiles-{lang}-{editor.version}"
+    st.data_editor(
+        frame,
+        key=key,
+        num_rows="dynamic",
+        hide_index=True,
+        disabled=["n", "confidence", "alternatives"],
+        column_config={
+            "n": st.column_config.NumberColumn(t(lang, "col_n"), width="small"),
+            TILE_COLUMN: st.column_config.SelectboxColumn(t(lang, "col_tile"), options=labels, required=True),
+            "confidence": st.column_config.ProgressColumn(
+                t(lang, "col_confidence"), min_value=0.0, max_value=1.0, format="percent"
+            ),
+            "alternatives": st.column_config.TextColumn(t(lang, "col_alternatives")),
+            REMOVE_COLUMN: st.column_config.CheckboxColumn(t(lang, "col_remove"), default=False),
+        },
+    )
+    edits = st.session_state.get(key) or {}
+    if apply_table_edits(editor, edits, code_of_label):
+        st.rerun()
+
+
+def add_tile_picker(editor: HandEditor, lang: str, prefix: str) -> None:
+    """One tap adds a tile (bonus tiles go to the bonus list)."""
+    code = st.selectbox(
+        t(lang, "add_tile"),
+        [*PLAYING_CODES, *BONUS_CODES],
+        index=None,
+        placeholder=t(lang, "add_tile_placeholder"),
+        format_func=lambda c: tile_label(c, lang),
+        key=f"{prefix}-add-{editor.version}",
+    )
+    if code is not None:
+        add_tile(editor, code)
+        st.rerun()
+
+
+def bonus_picker(editor: HandEditor, lang: str, prefix: str) -> None:
+    """Flowers and seasons beside the hand."""
+    chosen = st.multiselect(
+        t(lang, "bonus"),
+        BONUS_CODES,
+        default=editor.bonus,
+        format_func=lambda c: tile_name(c, lang),
+        key=f"{prefix}-bonus-{editor.version}",
+    )
+    if sorted(chosen) != sorted(editor.bonus):
+        editor.bonus = merge_bonus([], chosen)
+        editor.version += 1
+        st.rerun()
+
+
+def tile_corrections(editor: HandEditor, lang: str, prefix: str) -> None:
+    """All the ways to correct the tiles, in the order a player reaches for them."""
+    notation_box(editor, lang, prefix)
+    alternative_pickers(editor, lang, prefix)
+    face_down_help(editor, lang, prefix)
+    with st.expander(t(lang, "tile_table"), expanded=not editor.tiles):
+        tile_table(editor, lang, prefix)
+        add_tile_picker(editor, lang, prefix)
+    bonus_picker(editor, lang, prefix)
+
+
+# --- situation, sets, score -----------------------------------------------------------------------
+
+
+def game_context(editor: HandEditor, lang: str, locked_ruleset: bool) -> None:
+    """The game's prevailing wind and ruleset: one per game, not per photo (page-wide keys)."""
+    editor.prevailing_wind = st.radio(
+        t(lang, "prevailing_wind"),
+        WINDS,
+        format_func=lambda w: wind_name(lang, w),
+        horizontal=True,
+        key="prevailing_wind",
+        disabled=locked_ruleset and st.session_state.get("ruleset") == "nts",
+    )
+    editor.ruleset = st.radio(
+        t(lang, "ruleset"),
+        RULESETS,
+        format_func=lambda r: t(lang, f"ruleset_{r}"),
+        horizontal=True,
+        key="ruleset",
+        disabled=locked_ruleset,
+    )
+
+
+def winner_context(editor: HandEditor, lang: str, prefix: str, seat_names: dict[str, str]) -> None:
+    """Seat wind, winning tile, self-drawn or discard, special moments; mirrored into the editor."""
+    editor.seat_wind = st.radio(
+        t(lang, "seat_wind"),
+        WINDS,
+        index=WINDS.index(editor.seat_wind),
+        format_func=lambda w: wind_label(w, lang, seat_names),
+        horizontal=True,
+        key=f"{prefix}-seat",
+    )
+    choices = list(dict.fromkeys(editor.codes))
+    if choices:
+        current = editor.winning_tile if editor.winning_tile in choices else choices[-1]
+        editor.winning_tile = st.selectbox(
+            t(lang, "winning_tile"),
+            choices,
+            index=choices.index(current),
+            format_func=lambda c: tile_label(c, lang),
+            key=f"{prefix}-win-{editor.version}",
+        )
+    how = st.radio(
+        t(lang, "how_won"),
+        ("discard", "self_drawn"),
+        index=1 if editor.self_drawn else 0,
+        format_func=lambda h: t(lang, h),
+        horizontal=True,
+        key=f"{prefix}-how",
+    )
+    editor.self_drawn = how == "self_drawn"
+    editor.flags = st.multiselect(
+        t(lang, "flags"),
+        WIN_FLAGS,
+        default=[f for f in editor.flags if f in WIN_FLAGS],
+        format_func=lambda f: t(lang, f"flag_{f}"),
+        key=f"{prefix}-flags",
+    )
+
+
+def wind_label(wind: str, lang: str, seat_names: dict[str, str]) -> str:
+    """ "Oost" or, during an evening, "Oost (Anna)"."""
+    name = seat_names.get(wind)
+    return f"{wind_name(lang, wind)} ({name})" if name else wind_name(lang, wind)
+
+
+def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: str) -> bool:
+    """An open switch per proposed chow/pung and a concealed switch per kong; True when one changed."""
+    if not evaluation.sets and not evaluation.kongs:
+        if evaluation.result is not None:
+            st.caption(t(lang, "no_sets"))
+        return False
+    st.caption(t(lang, "structure_help"))
+    changed = False
+    for code in evaluation.kongs:
+        concealed = st.toggle(
+            t(lang, "concealed_kong", tiles=tiles_text([code] * 4, lang)),
+            value=editor.kong_concealed.get(code, False),
+            key=f"{prefix}-kong-{code}",
+        )
+        if concealed != editor.kong_concealed.get(code, False):
+            editor.kong_concealed[code] = concealed
+            changed = True
+    for proposed in evaluation.sets:
+        is_open = st.toggle(
+            t(
+                lang,
+                "open_set",
+                kind=t(lang, f"kind_{proposed.kind}"),
+                tiles=tiles_text(proposed.tiles, lang),
+            ),
+            value=editor.declared_open.get(proposed.id, False),
+            key=f"{prefix}-open-{proposed.id}",
+        )
+        if is_open != editor.declared_open.get(proposed.id, False):
+            editor.declared_open[proposed.id] = is_open
+            changed = True
+    return changed
+
+
+def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winner") -> None:
+    """Valid or not and why, the total, the breakdown with the point card's names, and the sets as counted."""
+    for note in evaluation.notes:
+        st.info(t(lang, note))
+    if evaluation.problem is not None:
+        show_problem(evaluation.problem, lang)
+        return
+    result = evaluation.result
+    if result is None:
+        return
+    total = int(result.get("total", 0))
+    if role == "winner" and not result.get("valid"):
+        st.error(t(lang, "invalid", reason=reason_text(lang, result)))
+    elif role == "winner":
+        st.success(t(lang, "valid", total=total))
+    st.metric(t(lang, "total"), total)
+    limit = result.get("limit_hand")
+    if limit:
+        st.markdown(t(lang, "limit_hand", name=limit.get("name"), value=limit.get("value")))
+    items = result.get("items", [])
+    if items:
+        st.dataframe(breakdown_frame(items, lang), hide_index=True, width="stretch")
+    if not limit:
+        base, doublings = result.get("base_points", 0), result.get("doublings", 0)
+        formula = t(lang, "formula", base=base, doublings=doublings, total=total)
+        if result.get("valid", True) and base * 2**doublings > total:
+            formula = f"{formula} {t(lang, 'capped')}"
+        st.caption(formula)
+    sets = result.get("sets", [])
+    if sets:
+        with st.expander(t(lang, "sets_read")):
+            st.dataframe(sets_frame(sets, lang), hide_index=True, width="stretch")
+
+
+def breakdown_frame(items: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
+    """The breakdown table: item (Dutch point-card name), points, doublings."""
+    return pd.DataFrame(
+        {
+            t(lang, "col_item"): [item_name(lang, item) for item in items],
+            t(lang, "col_points"): [item.get("points") for item in items],
+            t(lang, "col_doublings"): [item.get("doublings") for item in items],
+        }
+    )
+
+
+def sets_frame(sets: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
+    """The sets as the scorer counted them."""
+    return pd.DataFrame(
+        {
+            t(lang, "col_kind"): [t(lang, f"kind_{s.get('kind')}") for s in sets],
+            t(lang, "col_set"): [tiles_text(parse_tiles(s.get("tiles", "")), lang) for s in sets],
+            t(lang, "col_open"): [t(lang, "open") if s.get("open") else t(lang, "concealed") for s in sets],
+        }
+    )
+
+
+def timed_evaluate(editor: HandEditor, role: str) -> tuple[Evaluation, float]:
+    """The scoring step and how long it took in milliseconds."""
+    start = time.perf_counter()
+    evaluation = evaluate(editor, role)
+    return evaluation, (time.perf_counter() - start) * 1000
+
+
+def structure_and_score(editor: HandEditor, lang: str, prefix: str, role: str) -> Evaluation:
+    """Score, show the set switches, rescore when a switch moved, then show the score."""
+    evaluation, ms = timed_evaluate(editor, role)
+    st.subheader(t(lang, "structure"))
+    if set_switches(editor, evaluation, lang, prefix):
+        evaluation, ms = timed_evaluate(editor, role)
+    st.subheader(t(lang, "score"))
+    score_view(evaluation, lang, prefix, role)
+    st.caption(t(lang, "scoring_time", ms=ms))
+    return evaluation
+
+
+def render_hand_tab(
+    deps: AppDeps, lang: str, seat_names: dict[str, str], locked_ruleset: bool = False
+) -> HandOutcome:
+    """The whole Hand tab; returns the editor and evaluation for the settle tab.
+
+    During an evening the ruleset is the evening's (`locked_ruleset`) and seats show the players' names.
+    """
+    photo_column, edit_column = st.columns([5, 6])
+    with photo_column:
+        st.subheader(t(lang, "photo"))
+        data, _name = choose_photo(deps, lang)
+        reading = deps.read_photo(data) if data is not None else None
+        editor = editor_for(reading)
+        if reading is not None:
+            show_reading(reading, editor, lang)
+    prefix = f"hand-{reading.key if reading is not None else 'typed'}"
+    with edit_column:
+        st.subheader(t(lang, "tiles"))
+        tile_corrections(editor, lang, prefix)
+        st.subheader(t(lang, "context"))
+        game_context(editor, lang, locked_ruleset)
+        winner_context(editor, lang, prefix, seat_names)
+        evaluation = structure_and_score(editor, lang, prefix, "winner")
+    return HandOutcome(editor, evaluation)

@@ -1,0 +1,221 @@
+"""The "Afrekenen" tab: four seats, the winner's score from the Hand tab, each loser's score typed in or
+counted from their own hand, and the settlement that sums to zero; recorded into the evening on request."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+import streamlit as st
+
+from mahjong_nts.app_deps import AppDeps
+from mahjong_nts.app_i18n import reason_text, t, wind_name
+from mahjong_nts.app_photo import PhotoReading
+from mahjong_nts.app_scoreboard import Evening
+from mahjong_nts.app_settle import SEATS, SeatScore, Settlement, names_by_seat, settle_game
+from mahjong_nts.app_state import HandEditor, editor_from_reading
+from mahjong_nts.app_view_hand import (
+    HandOutcome,
+    face_down_help,
+    notation_box,
+    score_view,
+    set_switches,
+    timed_evaluate,
+)
+from scoring import InputError
+
+DRAW = "draw"
+SETTLE_PREFIX = "settle-"
+
+
+def seat_names(lang: str, evening: Evening | None) -> dict[str, str]:
+    """Seat -> name: the evening's seating for its next game, else names typed here (default: the wind)."""
+    if evening is not None:
+        return names_by_seat(evening.next_seats())
+    names = {}
+    columns = st.columns(4)
+    for column, seat in zip(columns, SEATS, strict=True):
+        with column:
+            typed = st.text_input(
+                t(lang, "player_name", wind=wind_name(lang, seat)), key=f"{SETTLE_PREFIX}name-{seat}"
+            )
+        names[seat] = typed.strip() or wind_name(lang, seat)
+    return names
+
+
+def loser_editor(seat: str, reading: PhotoReading | None) -> HandEditor:
+    """A loser's editor: made afresh from a new photo, else kept (typed hands are not lost on a rerun)."""
+    editors: dict[str, tuple[str | None, HandEditor]] = st.session_state.setdefault("loser_editors", {})
+    key = reading.key if reading is not None else None
+    stored = editors.get(seat)
+    if stored is None or (key is not None and stored[0] != key):
+        editor = editor_from_reading(reading) if reading is not None else HandEditor()
+        editors[seat] = (key, editor)
+        return editor
+    return stored[1]
+
+
+def loser_from_hand(deps: AppDeps, lang: str, seat: str, name: str, outcome: HandOutcome) -> int:
+    """Count a loser's hand (photo or notation, loser rules) and return its score (0 when it cannot)."""
+    upload = st.file_uploader(t(lang, "loser_photo"), key=f"{SETTLE_PREFIX}photo-{seat}")
+    reading = deps.read_photo(upload.getvalue()) if upload is not None else None
+    if reading is not None and reading.error:
+        st.error(t(lang, "photo_unreadable", message=reading.error))
+        reading = None
+    editor = loser_editor(seat, reading)
+    editor.seat_wind = seat
+    editor.prevailing_wind = outcome.editor.prevailing_wind
+    editor.ruleset = outcome.editor.ruleset
+    prefix = f"loser-{seat}-{reading.key if reading is not None else 'typed'}"
+    notation_box(editor, lang, prefix, label=t(lang, "loser_notation", name=name))
+    face_down_help(editor, lang, prefix)
+    evaluation, _ms = timed_evaluate(editor, "loser")
+    if set_switches(editor, evaluation, lang, prefix):
+        evaluation, _ms = timed_evaluate(editor, "loser")
+    score_view(evaluation, lang, prefix, role="loser")
+    return int(evaluation.result["total"]) if evaluation.result is not None else 0
+
+
+def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
+    """The winner's score: from the Hand tab (0 and a warning when that is no valid mahjong) or typed."""
+    result = outcome.evaluation.result
+    from_hand = int(result["total"]) if result is not None and result.get("valid") else 0
+    source = st.radio(
+        t(lang, "winner_score"),
+        ("hand", "typed"),
+        format_func=lambda s: t(lang, "from_hand", total=from_hand) if s == "hand" else t(lang, "typed"),
+        horizontal=True,
+        key=f"{SETTLE_PREFIX}source",
+    )
+    if source == "typed":
+        return int(
+            st.number_input(t(lang, "winner_score"), min_value=0, step=2, key=f"{SETTLE_PREFIX}typed-score")
+        )
+    if result is None or not result.get("valid"):
+        reason = reason_text(lang, result) if result is not None else str(outcome.evaluation.problem or "")
+        st.warning(t(lang, "winner_hand_invalid", reason=reason))
+    elif outcome.editor.seat_wind != winner:
+        st.info(
+            t(
+                lang,
+                "hand_seat_differs",
+                hand=wind_name(lang, outcome.editor.seat_wind),
+                winner=wind_name(lang, winner),
+            )
+        )
+    return from_hand
+
+
+def loser_score(deps: AppDeps, lang: str, seat: str, name: str, outcome: HandOutcome) -> tuple[int, bool]:
+    """One loser's box: typed score or counted from their hand, and the dead-hand switch."""
+    with st.container(border=True):
+        st.markdown(f"**{t(lang, 'loser', name=name, wind=wind_name(lang, seat))}**")
+        mode = st.radio(
+            t(lang, "loser_score"),
+            ("typed", "hand"),
+            format_func=lambda m: t(lang, "typed") if m == "typed" else t(lang, "scored_from_hand"),
+            horizontal=True,
+            key=f"{SETTLE_PREFIX}mode-{seat}",
+        )
+        dead = st.checkbox(t(lang, "dead_hand"), key=f"{SETTLE_PREFIX}dead-{seat}")
+        if mode == "typed":
+            score = int(
+                st.number_input(
+                    t(lang, "loser_score"), min_value=0, step=2, key=f"{SETTLE_PREFIX}score-{seat}"
+                )
+            )
+        else:
+            score = loser_from_hand(deps, lang, seat, name, outcome)
+    return score, dead
+
+
+def settlement_frame(settlement: Settlement, lang: str) -> pd.DataFrame:
+    """The settlement table: wind, player, score, change (+ receives, − pays)."""
+    rows = settlement.rows()
+    return pd.DataFrame(
+        {
+            t(lang, "col_seat"): [
+                wind_name(lang, str(r["seat"])) + (" 🀄" if r["winner"] else "") for r in rows
+            ],
+            t(lang, "col_name"): [r["name"] for r in rows],
+            t(lang, "col_score"): [r["score"] for r in rows],
+            t(lang, "col_change"): [r["change"] for r in rows],
+        }
+    )
+
+
+def record_game(
+    deps: AppDeps,
+    evening_id: int,
+    prevailing: str,
+    winner: str | None,
+    scores: Mapping[str, int],
+    dead: list[str],
+) -> None:
+    """Callback: store the game, say so, and clear the settle inputs for the next game."""
+    try:
+        game = deps.store.add_game(evening_id, prevailing, winner, scores, dead)
+    except (InputError, OSError) as exc:
+        st.session_state["flash"] = ("error", "settle_error", {"message": str(exc)})
+        return
+    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
+    for key in [k for k in st.session_state if str(k).startswith(SETTLE_PREFIX)]:
+        del st.session_state[key]
+    st.session_state["loser_editors"] = {}
+
+
+def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome: HandOutcome) -> None:
+    """The whole Afrekenen tab."""
+    st.caption(t(lang, "settle_intro"))
+    if evening is not None:
+        st.markdown(t(lang, "settle_evening", name=evening.name, number=len(evening.games) + 1))
+    names = seat_names(lang, evening)
+    default_winner = SEATS.index(outcome.editor.seat_wind)
+    winner_choice = st.radio(
+        t(lang, "winner"),
+        (*SEATS, DRAW),
+        index=default_winner,
+        format_func=lambda s: t(lang, "draw") if s == DRAW else f"{wind_name(lang, s)} ({names[s]})",
+        horizontal=True,
+        key=f"{SETTLE_PREFIX}winner-{outcome.editor.seat_wind}",  # follows the Hand tab's seat wind
+    )
+    winner = None if winner_choice == DRAW else winner_choice
+    seats: list[SeatScore] = []
+    if winner is None:
+        st.info(t(lang, "draw_nothing"))
+        seats = [SeatScore(seat, names[seat], 0) for seat in SEATS]
+    else:
+        seats.append(SeatScore(winner, names[winner], winner_score(lang, winner, outcome)))
+        for seat in SEATS:
+            if seat != winner:
+                score, dead = loser_score(deps, lang, seat, names[seat], outcome)
+                seats.append(SeatScore(seat, names[seat], score, dead))
+    st.subheader(t(lang, "settlement"))
+    try:
+        settlement = settle_game(seats, winner)
+    except InputError as exc:
+        st.error(t(lang, "settle_error", message=str(exc)))
+        return
+    st.dataframe(settlement_frame(settlement, lang), hide_index=True, width="stretch")
+    if settlement.balance == 0:
+        st.success(t(lang, "balance_ok", balance=settlement.balance))
+    else:
+        st.error(t(lang, "balance_bad", balance=settlement.balance))
+    if evening is None:
+        st.caption(t(lang, "no_evening_to_record"))
+        return
+    player_of = {seat: name for seat, name in names.items()}
+    st.button(
+        t(lang, "record_game", number=len(evening.games) + 1),
+        type="primary",
+        key="record_game",
+        on_click=record_game,
+        args=(
+            deps,
+            evening.id,
+            outcome.editor.prevailing_wind,
+            None if winner is None else player_of[winner],
+            {s.name: s.score for s in settlement.seats},
+            [s.name for s in settlement.seats if s.dead],
+        ),
+    )
