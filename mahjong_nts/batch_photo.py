@@ -71,7 +71,8 @@ class RecognizerReader:
         try:
             image = rec.load_image(path)
         except rec.ImageError as problem:
-            raise PhotoUnreadable(str(problem)) from None
+            text = one_line(problem)  # "<path>: reason"; the row already names the file
+            raise PhotoUnreadable(text.removeprefix(f"{path}: ")) from None
         detections = self._recognizer.recognize(image)
         return PhotoRead(
             width=image.width,
