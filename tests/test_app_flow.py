@@ -61,7 +61,7 @@ def fake_deps(db: Path) -> AppDeps:
     )
 
 
-def run_app(deps: AppDeps) -> None:  # the source runs as a script of its own
+def run_app(deps) -> None:  # type: ignore[no-untyped-def]  # runs as a script: no annotations there
     from mahjong_nts.app_view import main
 
     main(deps)
