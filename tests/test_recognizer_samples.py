@@ -1,0 +1,70 @@
+"""The real models on the committed sample photos (valid split, CC BY 4.0): codes found per photo, and a
+12 MP upscaled photo read the same. Skipped, with the reason, only while models/detector.onnx is absent."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from datasets.evaluate import match
+from datasets.yolo import CLASS_TO_LABEL, LABELS, parse_label_line
+from recognizer import Detections, get_recognizer, load_image
+from recognizer.models import DETECTOR_FILE, model_folder
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+HAS_MODELS = model_folder().joinpath(DETECTOR_FILE).is_file()
+pytestmark = pytest.mark.skipif(
+    not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}: train first"
+)
+
+# share of truth tiles found with the right code, per photo (measured, with a margin), and the photos
+# whose whole multiset of codes must come out exactly
+MIN_RIGHT = {"hand1": 0.9, "hand2": 0.9, "hand3": 0.9, "hand4": 0.9, "hand5": 0.9, "hand6": 0.9}
+EXACT = ("hand1", "hand2", "hand3", "hand4", "hand5")
+
+
+def truth(name: str, width: int = 640, height: int = 640) -> tuple[np.ndarray, list[str]]:
+    """Boxes (xyxy pixels) and codes from samples/<name>.txt."""
+    boxes, codes = [], []
+    for line in (SAMPLES / f"{name}.txt").read_text().splitlines():
+        for cls, (cx, cy, w, h) in parse_label_line(line):
+            boxes.append(
+                [(cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height]
+            )
+            codes.append(LABELS[int(CLASS_TO_LABEL[cls])])
+    return np.array(boxes, np.float32), codes
+
+
+def right_share(found: Detections, boxes: np.ndarray, codes: list[str]) -> float:
+    pairs = match(found.xyxy, found.confidence, boxes)
+    return sum(found.codes[i] == codes[j] for i, j in pairs) / len(codes)
+
+
+@pytest.mark.parametrize("name", sorted(MIN_RIGHT))
+def test_sample_photo_codes(name: str) -> None:
+    found = get_recognizer().recognize(load_image(SAMPLES / f"{name}.jpg"))
+    boxes, codes = truth(name)
+    share = right_share(found, boxes, codes)
+    assert share >= MIN_RIGHT[name], f"{name}: {share:.2f} right; found {found.codes}, truth {codes}"
+    if name in EXACT:
+        assert Counter(found.codes) == Counter(codes)
+
+
+def test_12mp_photo_reads_the_same_as_640() -> None:
+    small = get_recognizer().recognize(load_image(SAMPLES / "hand1.jpg"))
+    buf = io.BytesIO()
+    Image.open(SAMPLES / "hand1.jpg").convert("RGB").resize((4032, 3024), Image.Resampling.BICUBIC).save(
+        buf, "JPEG", quality=92
+    )
+    image = load_image(buf.getvalue())
+    assert (image.width, image.height) == (4032, 3024)
+    big = get_recognizer().recognize(image)
+    boxes, codes = truth("hand1", 4032, 3024)
+    assert right_share(big, boxes, codes) >= MIN_RIGHT["hand1"]
+    assert Counter(big.codes) == Counter(small.codes)
+    assert big.xyxy[:, 2].max() > 2000  # boxes in the 12 MP photo's pixels
