@@ -123,4 +123,4 @@ def test_running_totals_of_nothing_and_mismatched_players() -> None:
     with pytest.raises(InputError, match="game 2 names players"):
         running_totals([{"A": 1, "B": -1}, {"A": 1, "C": -1}])
     with pytest.raises(InputError, match="whole number"):
-        running_totals([{"A": 1.5, "B": -1.5}])
+        running_totals([{"A": 1.5, "B": -1.5}])  # type: ignore[dict-item]
