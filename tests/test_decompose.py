@@ -34,7 +34,9 @@ def test_nine_gates_plus_five_splits_with_the_pair_of_fives() -> None:
     # 1112345 5 678999m: 111 + 234 + 55 + 678 + 999; every split has exactly one pair.
     splits = [readable(s) for s in regular_decompositions(counts("11123455678999m"))]
     assert ["chow:2m", "chow:6m", "pair:5m", "pung:1m", "pung:9m"] in splits
-    assert all(split.count("pair:5m") + split.count("pair:1m") + split.count("pair:9m") == 1 for split in splits)
+    assert all(
+        split.count("pair:5m") + split.count("pair:1m") + split.count("pair:9m") == 1 for split in splits
+    )
 
 
 @pytest.mark.parametrize(
