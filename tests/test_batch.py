@@ -469,3 +469,26 @@ def test_sigterm_stops_cleanly_with_partial_outputs(tmp_path: Path) -> None:
     assert summary["interrupted"] and 2 <= summary["done"] < 8
     assert len(read_csv(out / "results.csv")) == summary["done"]
     assert "Run again with --resume" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_progress_bar_on_stderr_and_json_summary_on_stdout(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for n in (1, 3):
+        shutil.copy(SAMPLES / f"hand{n}.jpg", folder)
+    assert run_batch_cli([str(folder), "--out", str(tmp_path / "out"), "--progress", "bar"]) == 0
+    captured = capsys.readouterr()
+    assert "2/2" in captured.err and "photo" in captured.err  # tqdm's bar
+    assert json.loads(captured.out) == {
+        "photos": 2,
+        "done": 2,
+        "reused": 0,
+        "valid": 2,
+        "not_mahjong": 0,
+        "errors": 0,
+        "interrupted": False,
+        "out": str(tmp_path / "out"),
+        "report": str(tmp_path / "out" / "report.html"),
+        "csv": str(tmp_path / "out" / "results.csv"),
+        "jsonl": str(tmp_path / "out" / "results.jsonl"),
+    }
