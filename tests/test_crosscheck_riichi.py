@@ -5,9 +5,10 @@ shapes differ elsewhere, so we compare like with like:
 
 - concealed 14-tile hands: riichi also accepts seven distinct pairs and thirteen orphans; we also accept seven
   pairs with four equal tiles as two pairs and our irregular limit hands (snakes, Hof van Peking, ...). Every
-  such hand has all counts even or a single honour tile, which no regular hand has alone... so those hands are
-  compared separately, and the rest must agree exactly;
-- hands with declared sets: only the regular shape can win, in both games, so they must always agree.
+  such hand has all counts even or a lone honour tile (no regular hand holds a single honour), so those hands
+  are checked one way only (riichi's agari implies ours), and the rest must agree exactly;
+- hands with declared sets: only the regular shape can win, in both games, so the verdicts and the waits of
+  13-tile hands must always agree.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ pytest.importorskip("mahjong")
 
 from mahjong.agari import Agari
 
-from scoring import TILE_CODES, format_tiles, hand_from_dict, score_hand
+from scoring import TILE_CODES, Meld, format_tiles, hand_from_dict, score_hand, waits
 
 PLAYING = TILE_CODES[:34]
 SEED = 20240601
@@ -136,3 +137,25 @@ def test_hands_with_declared_sets_agree_with_riichi() -> None:
             disagreements.append(f"{shown} + {melds}: ours {ours}, riichi {theirs}")
     assert not disagreements, disagreements[:10]
     assert winning > HANDS // 4
+
+
+def test_waits_with_declared_sets_agree_with_riichi() -> None:
+    """13-tile hands with a declared set: our waits are exactly the kinds riichi calls agari when added."""
+    rng = random.Random(SEED + 2)
+    with_waits = 0
+    for _ in range(HANDS // 2):
+        groups = random_winning_groups(rng)
+        melds = groups[: rng.randint(1, 2)]
+        concealed = perturb(rng, [kind for group in groups[len(melds) :] for kind in group])
+        concealed.pop(rng.randrange(len(concealed)))
+        held = Counter(concealed + [kind for meld in melds for kind in meld])
+        if max(held.values()) > 4:
+            continue
+        ours = waits(
+            [PLAYING[kind] for kind in concealed],
+            [Meld(tuple(PLAYING[kind] for kind in meld)) for meld in melds],
+        )
+        theirs = [PLAYING[k] for k in range(34) if held[k] < 4 and riichi_is_agari([*concealed, k], melds)]
+        assert ours == theirs, (format_tiles(PLAYING[k] for k in concealed), melds)
+        with_waits += bool(ours)
+    assert with_waits > HANDS // 8
