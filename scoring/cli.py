@@ -82,8 +82,8 @@ def read_text(path: str) -> str:
     """The text of FILE, or of stdin for `-`; OSError and undecodable bytes become InputError."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
+            return sys.stdin.read().removeprefix("\ufeff")
+        with open(path, encoding="utf-8-sig") as handle:  # a byte-order mark (Windows editors) is skipped
             return handle.read()
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None

@@ -178,6 +178,15 @@ def test_documents_that_are_no_hands(
     one_error_line(err)
 
 
+def test_byte_order_mark_is_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "windows.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(SEED_000).encode())
+    code, out, _ = run_cli(capsys, monkeypatch, ["score", "--json", str(path)])
+    assert code == 0 and json.loads(out)["total"] == 136
+
+
 def test_missing_file_is_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
