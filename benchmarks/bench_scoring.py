@@ -188,6 +188,25 @@ def timed_rounds(corpus: Sequence[Case], rounds: int) -> dict[str, dict[str, flo
     return times
 
 
+def riichi_accepts(case: Case) -> bool:
+    return score_riichi([case]) == 1
+
+
+def report(corpus: Sequence[Case], rounds: int, title: str) -> None:
+    """Print both engines' throughput on `corpus`, cold and warm, and the ratio ours/theirs."""
+    times = timed_rounds(corpus, rounds)
+    n = len(corpus)
+    print(f"\n{n} hands, {title}; CPU-time throughput, best of {rounds} rounds, engines alternating:")
+    print(f"{'':32}{'cold caches':>14}{'warm caches':>14}")
+    labels = {"ours": "ours (score_hand + to_dict)", "riichi": "riichi (estimate_hand_value)"}
+    for name in ENGINES:
+        cold, warm = n / times[name]["cold"], n / times[name]["warm"]
+        print(f"{labels[name]:32}{cold:10.0f} h/s{warm:10.0f} h/s")
+    cold_ratio = times["riichi"]["cold"] / times["ours"]["cold"]
+    warm_ratio = times["riichi"]["warm"] / times["ours"]["warm"]
+    print(f"{'ratio ours/theirs':32}{cold_ratio:14.2f}{warm_ratio:14.2f}")
+
+
 def peak_traced(fn: Callable[[Sequence[Case]], int], package: str, corpus: Sequence[Case]) -> int:
     """Peak bytes Python allocates while scoring the corpus once from empty caches (the caches included)."""
     clear_caches(package)
@@ -220,18 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     took = time.perf_counter() - start
     print(f"corpus: {len(corpus)} distinct winning hands (seed {args.seed}) in {took:.1f} s")
     accepted = {name: fn(corpus) for name, (fn, _) in ENGINES.items()}
-    times = timed_rounds(corpus, args.repeat)
-    n = len(corpus)
-    print(f"CPU-time throughput, best of {args.repeat} rounds, engines alternating:")
-    print(f"{'':32}{'cold caches':>14}{'warm caches':>14}")
-    labels = {"ours": "ours (score_hand + to_dict)", "riichi": "riichi (estimate_hand_value)"}
-    for name in ENGINES:
-        cold, warm = n / times[name]["cold"], n / times[name]["warm"]
-        print(f"{labels[name]:32}{cold:10.0f} h/s{warm:10.0f} h/s")
-    cold_ratio = times["riichi"]["cold"] / times["ours"]["cold"]
-    warm_ratio = times["riichi"]["warm"] / times["ours"]["warm"]
-    print(f"{'ratio ours/theirs':32}{cold_ratio:14.2f}{warm_ratio:14.2f}")
     print(f"accepted: ours {accepted['ours']} legal mahjongs, riichi {accepted['riichi']} without error")
+    report(corpus, args.repeat, "all hands")
+    yaku = [case for case in corpus if riichi_accepts(case)]
+    report(yaku, args.repeat, "only those riichi scores (with a yaku; for the rest it skips fu and points)")
     peaks = {name: peak_traced(fn, package, corpus) / 2**20 for name, (fn, package) in ENGINES.items()}
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
