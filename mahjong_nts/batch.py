@@ -165,6 +165,10 @@ def run(args: argparse.Namespace, reader_factory: Any = None) -> int:
     except BatchUsageError as problem:
         print(f"mahjong-nts batch: {problem}", file=sys.stderr)
         return 2
+    except OSError as problem:  # the output folder: disk full, no permission (photos never get here)
+        where = f" {problem.filename}" if problem.filename else ""
+        print(f"mahjong-nts batch: cannot write{where}: {problem.strerror or problem}", file=sys.stderr)
+        return 2
 
 
 def run_batch(options: BatchOptions, reader_factory: Any, stdout: TextIO | None = None) -> int:

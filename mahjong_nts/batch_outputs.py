@@ -128,7 +128,7 @@ def confidence_stats(tiles: Sequence[Mapping[str, Any]]) -> tuple[float | None, 
 
 
 def reading_text(tiles: Sequence[Mapping[str, Any]]) -> str:
-    """Tiles as read, row by row ("11z123p / 4f"); runs of one suit grouped; face-down tiles as "back"."""
+    """Tiles as read, row by row ("11z 123p / 4f"); runs of one suit grouped; face-down tiles as "back"."""
     rows: dict[int, list[str]] = {}
     for tile in tiles:
         rows.setdefault(int(tile.get("row", 0)), []).append(str(tile["code"]))
@@ -136,14 +136,14 @@ def reading_text(tiles: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _grouped_in_order(codes: Sequence[str]) -> str:
-    """Consecutive tiles of one suit share the suit letter: 1z 1z 1p 2p back -> "11z12p back"."""
+    """Consecutive tiles of one suit share the suit letter: 1z 1z 1p 2p back -> "11z 12p back"."""
     parts: list[str] = []
     for code in codes:
         if code != "back" and parts and parts[-1] != "back" and parts[-1][-1] == code[-1]:
             parts[-1] = parts[-1][:-1] + code
         else:
             parts.append(code)
-    return " ".join("".join(f" {part} " if part == "back" else part for part in parts).split())
+    return " ".join(parts)
 
 
 def hand_text(hand: Mapping[str, Any] | None) -> str:

@@ -176,12 +176,12 @@ def _tiles(record: Mapping[str, Any], low_confidence: float) -> str:
     tiles = record.get("tiles") or []
     if not tiles:
         return ""
-    chips = "".join(
-        f'<span class="{"low" if tile["confidence"] < low_confidence else ""}" '
-        f'title="tile {index}">{_e(tile["code"])} {round(100 * float(tile["confidence"]))}%</span>'
-        for index, tile in enumerate(tiles, start=1)
-    )
-    return f'<p class="tiles">{chips}</p>'
+    chips = []
+    for index, tile in enumerate(tiles, start=1):
+        marked = ' class="low"' if float(tile["confidence"]) < low_confidence else ""
+        percent = round(100 * float(tile["confidence"]))
+        chips.append(f'<span{marked} title="tile {index}">{_e(tile["code"])} {percent}%</span>')
+    return f'<p class="tiles">{"".join(chips)}</p>'
 
 
 def low_confidence_tiles(record: Mapping[str, Any], threshold: float) -> list[tuple[int, Mapping[str, Any]]]:

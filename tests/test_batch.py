@@ -492,3 +492,38 @@ def test_progress_bar_on_stderr_and_json_summary_on_stdout(tmp_path: Path, capsy
         "csv": str(tmp_path / "out" / "results.csv"),
         "jsonl": str(tmp_path / "out" / "results.jsonl"),
     }
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_unwritable_output_folder_exits_2_with_one_line(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "hand1.jpg", folder)
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o500)
+    try:
+        assert run_batch_cli([str(folder), "--out", str(out), "-q"]) == 2
+    finally:
+        out.chmod(0o700)
+    err = capsys.readouterr().err
+    assert err.startswith("mahjong-nts batch: cannot write") and err.count("\n") == 1
+
+
+def test_full_disk_on_the_record_exits_2_with_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    from mahjong_nts import batch_record
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "hand1.jpg", folder)
+
+    def full(self, record) -> None:
+        raise OSError(28, "No space left on device", str(tmp_path / "out" / "results.jsonl"))
+
+    monkeypatch.setattr(batch_record.Journal, "append", full)
+    assert run_batch_cli([str(folder), "--out", str(tmp_path / "out"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"mahjong-nts batch: cannot write {tmp_path / 'out' / 'results.jsonl'}: No space left on device\n"
+    )

@@ -61,7 +61,7 @@ def test_real_runtime_reads_scores_and_reports(tmp_path: Path, fake_models_env: 
     records = {record["file"]: record for record in read_jsonl(out / "results.jsonl")}
     pure = records["a-pure.png"]
     assert [tile["code"] for tile in pure["tiles"]] == parse_tiles("123456789m1119m9m")
-    assert rows["a-pure.png"]["tiles_read"] == "12345m / 67891m / 1199m"
+    assert rows["a-pure.png"]["tiles_read"] == "12345m / 67891m / 1199m"  # one suit: one group per row
     assert pure["error"] is None and pure["hand"]["winning_tile"] == "9m" and pure["result"]["valid"]
     assert pure["tiles"][0]["alternatives"] and len(pure["tiles"][0]["box"]) == 4
     kong = records["b-kong.png"]
