@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from datasets.yolo import DATA_ENV, LABELS, Sample, data_dir, read_split
-from recognizer.classifier import combine_views, softmax
+from recognizer.classifier import Combine, TurnMode, View, combine_views, softmax, view_plan
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes
 from recognizer.imageio import LoadedImage, load_image
@@ -227,43 +227,55 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], variant: Variant | N
 
 @dataclass
 class Raw:
-    """Detector boxes at a low threshold and both views' probabilities, for fast setting sweeps."""
+    """Detector boxes at a low threshold and the probabilities of all four views of every box (upright,
+    upright turned over, sideways, sideways turned over), for fast setting sweeps."""
 
     boxes: TileBoxes
-    upright: np.ndarray
-    flipped: np.ndarray
+    views: np.ndarray  # (n, 4, classes), view index = 2 * sideways + flip
     scale: float
     truth: np.ndarray
     labels: np.ndarray
 
 
-def collect_raw(recognizer: Recognizer, samples: list[Sample], low: float) -> list[Raw]:
+ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, True)]
+
+
+def collect_raw(
+    recognizer: Recognizer, samples: list[Sample], low: float, variant: Variant | None = None
+) -> list[Raw]:
     """One detector and one classifier run per photo, at the lowest threshold of the sweep."""
     raws = []
     for sample in samples:
-        image: LoadedImage = load_image(sample.image)
+        truth = sample.boxes
+        if variant is None:
+            image: LoadedImage = load_image(sample.image)
+        else:
+            data, truth = variant(load_image(sample.image).rgb, sample.boxes)
+            image = load_image(data)
         boxes = recognizer.detector.detect(image.rgb, low, recognizer.settings.nms_iou)
-        batch, _ = recognizer.classifier.views(image.rgb, boxes.xyxy, "all")
-        probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), 2, -1)
-        raws.append(Raw(boxes, probs[:, 0], probs[:, 1], image.scale, sample.boxes, sample.labels))
+        batch, _ = recognizer.classifier.batch(image.rgb, boxes.xyxy, [ALL_VIEWS] * len(boxes))
+        probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), len(ALL_VIEWS), -1)
+        raws.append(Raw(boxes, probs, image.scale, truth, sample.labels))
     return raws
 
 
 def sweep(raws: list[Raw], thresholds: Iterable[float], base: Settings) -> list[dict[str, Any]]:
-    """Metrics for every threshold x turns x combine x limits setting, from the collected raw outputs."""
+    """Metrics for every threshold x turns x combine x square band x limits setting, from raw outputs."""
     results = []
+    grid: list[tuple[TurnMode, Combine]] = [("none", "mean")]
+    grid += [(t, c) for t in ("landscape", "all") for c in ("mean", "max")]
     for threshold in thresholds:
-        for turns in ("none", "landscape", "all"):
-            for combine in ("mean", "max") if turns != "none" else ("mean",):
+        for turns, combine in grid:
+            for band in (1.0, 1.25, 1.5):
                 for limits in (True, False):
-                    settings = replace(
-                        base, threshold=threshold, turns=turns, combine=combine, tile_limits=limits
-                    )
+                    settings = replace(base, threshold=threshold, turns=turns, combine=combine,
+                                       square_band=band, tile_limits=limits)  # fmt: skip
                     tally = Tally()
                     for raw in raws:
                         found = _decide_raw(raw, settings)
                         tally.add(found.xyxy, found.class_id, found.confidence, raw.truth, raw.labels)
-                    row = {"threshold": threshold, "turns": turns, "combine": combine, "tile_limits": limits}
+                    row = {"threshold": threshold, "turns": turns, "combine": combine, "square_band": band,
+                           "tile_limits": limits}  # fmt: skip
                     results.append(row | tally.summary())
     return results
 
@@ -271,17 +283,15 @@ def sweep(raws: list[Raw], thresholds: Iterable[float], base: Settings) -> list[
 def _decide_raw(raw: Raw, settings: Settings) -> Detections:
     keep = raw.boxes.score >= settings.threshold
     boxes = raw.boxes.select(keep)
-    upright, flipped = raw.upright[keep], raw.flipped[keep]
-    if settings.turns == "none" or len(boxes) == 0:
-        probs = upright
-    else:
-        landscape = (boxes.xyxy[:, 2] - boxes.xyxy[:, 0]) > (boxes.xyxy[:, 3] - boxes.xyxy[:, 1])
-        both = np.ones(len(boxes), bool) if settings.turns == "all" else landscape
-        stacked = np.concatenate([upright, flipped[both]])
-        owner = np.concatenate([np.arange(len(boxes)), np.nonzero(both)[0]])
-        probs = combine_views(stacked, owner, len(boxes), settings.combine)
     if len(boxes) == 0:
         return Detections.empty()
+    views = raw.views[keep]
+    rows, owner = [], []
+    for i, box in enumerate(boxes.xyxy):
+        for sideways, flip in view_plan(box, settings.turns, settings.square_band):
+            rows.append(views[i, 2 * sideways + flip])
+            owner.append(i)
+    probs = combine_views(np.stack(rows), np.asarray(owner), len(boxes), settings.combine)
     return decide(boxes, probs, raw.scale, settings)
 
 
@@ -315,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N photos")
     parser.add_argument("--variants", action="store_true", help="also evaluate the 12 MP variants")
     parser.add_argument("--sweep", action="store_true", help="compare thresholds and test-time turns")
+    parser.add_argument(
+        "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
+    )
     parser.add_argument("--threshold", type=float, default=None, help="detector threshold to evaluate")
     parser.add_argument("--json", type=Path, help="write the numbers to this file")
     args = parser.parse_args(argv)
@@ -331,13 +344,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.sweep:
         thresholds = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
         print(f"collecting raw outputs for {len(samples)} photos ...", file=sys.stderr)
-        rows = sweep(collect_raw(recognizer, samples, min(thresholds)), thresholds, settings)
+        variant = VARIANTS[args.sweep_variant] if args.sweep_variant else None
+        rows = sweep(collect_raw(recognizer, samples, min(thresholds), variant), thresholds, settings)
         rows.sort(key=lambda r: (-r["photos_all_right"], -r["tile_f1"]))
-        print("threshold turns     combine limits  tileP  tileR  F1     allright <=18right")
+        print("threshold turns     combine band limits  tileP  tileR  F1     allright <=18right")
         for r in rows[:25]:
-            print(f"{r['threshold']:<9} {r['turns']:<9} {r['combine']:<7} {r['tile_limits']!s:<7} "
-                  f"{r['tile_precision']:.3f}  {r['tile_recall']:.3f}  {r['tile_f1']:.3f}  "
-                  f"{r['photos_all_right']:.3f}    {r[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
+            print(f"{r['threshold']:<9} {r['turns']:<9} {r['combine']:<7} {r['square_band']:<4} "
+                  f"{r['tile_limits']!s:<6} {r['tile_precision']:.3f}  {r['tile_recall']:.3f}  "
+                  f"{r['tile_f1']:.3f}  {r['photos_all_right']:.3f}    "
+                  f"{r[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
         out["sweep"] = rows
 
     print(f"evaluating {len(samples)} valid photos ...", file=sys.stderr)

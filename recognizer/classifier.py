@@ -21,25 +21,47 @@ Combine = Literal["mean", "max"]
 """How views of one tile are combined: average the probabilities, or keep the most confident view."""
 
 
-def crop_corners(box: np.ndarray, pad: float, flip: bool = False) -> np.ndarray:
+View = tuple[bool, bool]
+"""One crop of a tile: (sideways, flip). Sideways: the box is turned clockwise to portrait (crop top = box
+left side); flip: the crop is turned a further 180°."""
+
+
+def is_landscape(box: np.ndarray) -> bool:
+    """A box wider than high holds a tile lying sideways (the contract's rule)."""
+    return bool(box[2] - box[0] > box[3] - box[1])
+
+
+def view_plan(box: np.ndarray, turns: TurnMode, square_band: float = 1.0) -> list[View]:
+    """The crops to classify for one box. A box whose long side is under `square_band` times its short
+    side is read both upright and sideways (its orientation is unclear); the others as the contract says."""
+    w, h = float(box[2] - box[0]), float(box[3] - box[1])
+    unclear = max(w, h) < square_band * max(min(w, h), 1e-6)
+    plan = []
+    for sideways in (False, True) if unclear else (is_landscape(box),):
+        both = turns == "all" or (turns == "landscape" and sideways)
+        plan += [(sideways, flip) for flip in ((False, True) if both else (False,))]
+    return plan
+
+
+def crop_corners(box: np.ndarray, pad: float, flip: bool = False, sideways: bool | None = None) -> np.ndarray:
     """Source points that map onto the crop's top-left, top-right and bottom-left corners.
 
-    The box grows by `pad` on each side; a landscape box is turned clockwise to portrait (crop top = box
-    left side); `flip` turns the crop a further 180°."""
+    The box grows by `pad` on each side; a sideways (by default: landscape) box is turned clockwise to
+    portrait (crop top = box left side); `flip` turns the crop a further 180°."""
     x0, y0, x1, y1 = (float(v) for v in box)
     w, h = x1 - x0, y1 - y0
     gx0, gy0, gx1, gy1 = x0 - pad * w, y0 - pad * h, x1 + pad * w, y1 + pad * h
-    if gx1 - gx0 > gy1 - gy0:
+    if sideways is None:
+        sideways = gx1 - gx0 > gy1 - gy0
+    if sideways:
         corners = [[gx0, gy1], [gx0, gy0], [gx1, gy1]] if not flip else [[gx1, gy0], [gx1, gy1], [gx0, gy0]]
     else:
         corners = [[gx0, gy0], [gx1, gy0], [gx0, gy1]] if not flip else [[gx1, gy1], [gx0, gy1], [gx1, gy0]]
     return np.asarray(corners, dtype=np.float32)
 
 
-def cut_crops(
-    rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int], flips: tuple[bool, ...]
-) -> list:
-    """Crops (H, W, 3 uint8) of one box, one per entry of `flips`; big boxes are area-shrunk first."""
+def cut_crops(rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int], views: list[View]) -> list:
+    """Crops (H, W, 3 uint8) of one box, one per view; big boxes are area-shrunk first."""
     crop_h, crop_w = size
     image, shift, stretch = rgb, np.zeros(2, np.float32), np.ones(2, np.float32)
     first = crop_corners(box, pad)
@@ -58,8 +80,8 @@ def cut_crops(
             stretch = np.array([nw / (rx1 - rx0), nh / (ry1 - ry0)], np.float32)
     target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
     crops = []
-    for flip in flips:
-        src = (crop_corners(box, pad, flip) - shift) * stretch
+    for sideways, flip in views:
+        src = (crop_corners(box, pad, flip, sideways) - shift) * stretch
         matrix = cv2.getAffineTransform(src.astype(np.float32), target)
         crops.append(
             cv2.warpAffine(
@@ -92,13 +114,19 @@ class TileClassifier:
         batch = session.get_inputs()[0].shape[0]
         self.fixed_batch = batch if isinstance(batch, int) and batch > 0 else None
 
-    def views(self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode) -> tuple[np.ndarray, np.ndarray]:
+    def views(
+        self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode, square_band: float = 1.0
+    ) -> tuple[np.ndarray, np.ndarray]:
         """All crops as an [M, 3, H, W] float32 batch, and for each crop the index of its tile."""
+        return self.batch(rgb, xyxy, [view_plan(box, turns, square_band) for box in xyxy])
+
+    def batch(
+        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Crops for explicit view plans (one list of views per box) and the owning box of each crop."""
         crops, owner = [], []
-        for i, box in enumerate(xyxy):
-            landscape = (box[2] - box[0]) > (box[3] - box[1])
-            both = turns == "all" or (turns == "landscape" and landscape)
-            for crop in cut_crops(rgb, box, self.pad, self.size, (False, True) if both else (False,)):
+        for i, (box, plan) in enumerate(zip(xyxy, plans, strict=True)):
+            for crop in cut_crops(rgb, box, self.pad, self.size, plan):
                 crops.append(crop)
                 owner.append(i)
         if not crops:
@@ -122,10 +150,15 @@ class TileClassifier:
         return np.concatenate(parts).astype(np.float32)
 
     def probabilities(
-        self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode = "landscape", combine: Combine = "mean"
+        self,
+        rgb: np.ndarray,
+        xyxy: np.ndarray,
+        turns: TurnMode = "landscape",
+        combine: Combine = "mean",
+        square_band: float = 1.0,
     ) -> np.ndarray:
         """(n, classes) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined."""
-        batch, owner = self.views(rgb, xyxy, turns)
+        batch, owner = self.views(rgb, xyxy, turns, square_band)
         probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.classes), np.float32)
         return combine_views(probs, owner, len(xyxy), combine)
 

@@ -28,6 +28,7 @@ class Settings:
     nms_iou: float = 0.5  # boxes overlapping more than this (either channel) are one tile
     turns: TurnMode = "landscape"  # test-time turns of the crops
     combine: Combine = "mean"  # how the turned views of one tile are combined
+    square_band: float = 1.0  # boxes nearly square (long side < band x short side) read both ways
     tile_limits: bool = True  # at most 4 of a tile, 1 of each flower/season
     top_k: int = 3  # labels a tile may move to when its kind is over-subscribed
     back_from_detector: bool = True  # the detector's face-down channel decides "back"
@@ -62,9 +63,8 @@ class Recognizer:
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
         """(n, 43) label probabilities for `boxes`, test-time turns combined."""
-        return self.classifier.probabilities(
-            image.rgb, boxes.xyxy, self.settings.turns, self.settings.combine
-        )
+        s = self.settings
+        return self.classifier.probabilities(image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band)
 
     def recognize(self, image: LoadedImage) -> Detections:
         """Tiles in the photo: codes under the game's limits, boxes in original pixels, reading order."""

@@ -12,7 +12,7 @@ from PIL import Image
 
 import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
-from recognizer.classifier import TileClassifier, crop_corners, cut_crops
+from recognizer.classifier import TileClassifier, crop_corners, cut_crops, view_plan
 from recognizer.detector import box_iou, decode, letterbox, nms
 from recognizer.session import make_session, thread_count
 
@@ -120,7 +120,7 @@ def test_landscape_crop_is_turned_clockwise_and_flip_turns_it_over() -> None:
     rgb[30:70, 20:50] = (255, 255, 0)  # left half of a sideways tile: green 1
     rgb[30:70, 50:80] = (255, 0, 0)  # right half: green 0
     box = np.array([20, 30, 80, 70], np.float32)
-    upright, flipped = cut_crops(rgb, box, 0.1, (64, 48), (False, True))
+    upright, flipped = cut_crops(rgb, box, 0.1, (64, 48), [(True, False), (True, True)])
     assert upright.shape == (64, 48, 3)
     assert upright[12:24, 10:38, 1].min() > 200 and upright[40:52, 10:38, 1].max() < 50  # box left -> top
     assert flipped[12:24, 10:38, 1].max() < 50 and flipped[40:52, 10:38, 1].min() > 200  # turned over
@@ -137,6 +137,16 @@ def test_test_time_turns(model_dir: Path) -> None:
     for turns, views in (("none", 2), ("landscape", 3), ("all", 4)):
         batch, owner = classifier.views(rgb, boxes, turns)  # type: ignore[arg-type]
         assert len(batch) == views and owner.tolist()[:1] == [0]
+    square = np.array([0, 0, 50, 45], np.float32)
+    assert view_plan(square, "landscape") == [(True, False), (True, True)]
+    assert view_plan(square, "landscape", square_band=1.2) == [(False, False), (True, False), (True, True)]
+    assert view_plan(square, "all", square_band=1.2) == [
+        (False, False),
+        (False, True),
+        (True, False),
+        (True, True),
+    ]
+    assert view_plan(boxes[0], "none", square_band=1.2) == [(False, False)]
     plain = classifier.probabilities(rgb, boxes, "none")
     assert plain.argmax(axis=1).tolist() == [6, 6]  # 7m: green top, red bottom
     both = classifier.probabilities(rgb, boxes, "landscape", "mean")
