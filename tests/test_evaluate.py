@@ -51,7 +51,7 @@ def test_variants_keep_boxes_on_the_same_content() -> None:
         data, truth = variant(rgb, box)
         image = load_image(data)
         sizes[name] = (image.width, image.height)
-        x0, y0, x1, y1 = (round(float(v)) for v in truth[0])
+        x0, y0, x1, y1 = (round(float(v) * image.scale) for v in truth[0])  # truth is in original pixels
         qx, qy = (x1 - x0) // 4, (y1 - y0) // 4
         inside = image.rgb[y0 + qy : y1 - qy, x0 + qx : x1 - qx]  # the middle of the red block
         assert inside[..., 0].min() > 200 and inside[..., 1].max() < 60, name
