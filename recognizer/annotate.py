@@ -33,15 +33,12 @@ class TileAnnotator:
         if len(detections) == 0:
             return canvas
         boxes = detections.xyxy * scale
-        heights = boxes[:, 3] - boxes[:, 1]
         thickness = self.thickness or max(1, round(max(canvas.shape[:2]) / 500))
-        for box, code, confidence, height in zip(
-            boxes, detections.codes, detections.confidence, heights, strict=True
-        ):
+        for box, code, confidence in zip(boxes, detections.codes, detections.confidence, strict=True):
             colour = self._colour(code, float(confidence))
             x0, y0, x1, y1 = (round(float(v)) for v in box)
             cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness, cv2.LINE_AA)
-            self._label(canvas, code, (x0, y0), float(height), colour, thickness)
+            self._label(canvas, code, (x0, y0), (x1 - x0, y1 - y0), colour, thickness)
         return canvas
 
     def _colour(self, code: str, confidence: float) -> Colour:
@@ -49,11 +46,17 @@ class TileAnnotator:
             return self.uncertain_colour
         return self.back_colour if code == "back" else self.colour
 
-    def _label(self, canvas: np.ndarray, text: str, corner: tuple[int, int], height: float, colour: Colour,
-               thickness: int) -> None:  # fmt: skip
-        """Code on a filled tag above the box's top-left corner (inside the photo)."""
-        scale = self.text_scale or max(0.35, min(3.0, height / 60))
+    def _label(self, canvas: np.ndarray, text: str, corner: tuple[int, int], box_size: tuple[int, int],
+               colour: Colour, thickness: int) -> None:  # fmt: skip
+        """Code on a filled tag above the box's top-left corner (inside the photo), no wider than the box
+        and under a quarter of its height."""
         weight = max(1, thickness // 2 + 1)
+        if self.text_scale:
+            scale = self.text_scale
+        else:
+            (unit_w, unit_h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, weight)
+            fit = min(0.95 * box_size[0] / max(unit_w, 1), 0.25 * box_size[1] / max(unit_h, 1))
+            scale = max(0.3, min(3.0, fit))
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, weight)
         x = min(max(corner[0], 0), max(canvas.shape[1] - tw - 2, 0))
         y = corner[1] - 3 if corner[1] - th - base - 3 >= 0 else corner[1] + th + base + 3
