@@ -446,6 +446,14 @@ def test_winner_doublings(
     assert set(found) & wall_and_kong == set(rows) & wall_and_kong
 
 
+def test_maan_looks_at_the_physical_1p_of_a_pe_ling() -> None:
+    # 234p 567m 1s + self-drawn last 1p read as 1s: 20 + 8 + 2 (self) + 2 (only 1s) + 2 (pair) + 10 = 44;
+    # dragons 2 + maan van de bodem van de zee 3 -> 44 * 32 = 1408
+    result = score("234p567m1s1p", "1p", melds=TWO_DRAGONS, self_drawn=True, flags=("last_tile",))
+    assert summary(result) == (True, 44, 5, 1408)
+    assert items(result)["Maan van de bodem van de zee"] == 3
+
+
 def test_vier_pungs_needs_four_pungs() -> None:
     # three concealed pungs + chow: no vier pungs (see the 144 hand above); four: + 1 (the 704 hand above)
     assert "Vier pungs" not in items(score("222m444p555z678m99s", "6m"))

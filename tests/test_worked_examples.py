@@ -106,3 +106,19 @@ def test_result_object_has_the_contract_keys() -> None:
         assert ("points" in item) != ("doublings" in item)
     for group in result["sets"]:
         assert group["kind"] in {"chow", "pung", "kong", "pair", "seven_pairs", "loose"}
+
+
+@pytest.mark.parametrize("ruleset", ["app", "nts"])
+def test_seed_002_schoon_spel_example_hand(ruleset: str) -> None:
+    # seed 002's "schoon spel in tekens": 123m 555m 789m 222z (South) 99m, all concealed;
+    # South in East's round, 9m by discard. The 9m could complete 789m or the pair 99m;
+    # the pair reading scores more.
+    hand = {"seat_wind": "S", "prevailing_wind": "E", "concealed": "123555789m99m222z", "winning_tile": "9m"}
+    result = scored(hand, ruleset)
+    # 20 + 4 (555m concealed) + 8 (222z concealed) + 2 (volmaken van het paar) = 34;
+    # waits 6m and 9m: not unique
+    # doublings: own wind pung 1 + schoon 1 -> 34 * 4 = 136
+    assert summary(result) == (True, 34, 2, 136)
+    assert points_of(result)["Volmaken van het paar"] == 2
+    # self-drawn: + 2 and volledig gesloten 2 -> 36 * 16 = 576
+    assert summary(scored({**hand, "self_drawn": True}, ruleset)) == (True, 36, 4, 576)
