@@ -37,7 +37,7 @@ class TileAnnotator:
         for box, code, confidence in zip(boxes, detections.codes, detections.confidence, strict=True):
             colour = self._colour(code, float(confidence))
             x0, y0, x1, y1 = (round(float(v)) for v in box)
-            cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness, cv2.LINE_AA)
+            cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness)
             self._label(canvas, code, (x0, y0), (x1 - x0, y1 - y0), colour, thickness)
         return canvas
 
