@@ -163,10 +163,6 @@ class BonusRule:
     applies: Callable[[str, Context], bool]
     winner_only: bool = False
 
-    @cached_property
-    def item(self) -> ScoreItem:
-        return ScoreItem(self.name, self.name_en, self.kind, self.value)
-
 
 @dataclass(frozen=True)
 class HandRule:

@@ -43,22 +43,12 @@ def is_terminal(kind: int) -> bool:
     return kind < 27 and kind % 9 in (0, 8)
 
 
-def is_simple(kind: int) -> bool:
-    """2-8 of a suit (eenvoudige stenen)."""
-    return kind < 27 and kind % 9 not in (0, 8)
-
-
 def is_wind(kind: int) -> bool:
     return 27 <= kind <= 30
 
 
 def is_dragon(kind: int) -> bool:
     return kind >= 31
-
-
-def suit_of(kind: int) -> int:
-    """0 characters, 1 circles, 2 bamboo, 3 honours."""
-    return kind // 9 if kind < 27 else 3
 
 
 _NAMES_NL = {

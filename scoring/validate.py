@@ -55,6 +55,8 @@ def _check_flags(hand: Hand, kongs: int) -> None:
         if extra:
             raise InputError(f"flag {extra[0]!r} is for the winner only; a loser may only have 'dead_hand'")
         return
+    if "heaven" in flags and "earth" in flags:
+        raise InputError("flags 'heaven' and 'earth' exclude each other")
     if not hand.self_drawn:
         for flag in _SELF_DRAWN_ONLY:
             if flag in flags:
@@ -68,8 +70,6 @@ def _check_flags(hand: Hand, kongs: int) -> None:
             )
         if "earth" in flags:
             raise InputError("flag 'earth' contradicts self_drawn: it is a win on East's first discard")
-    if "heaven" in flags and "earth" in flags:
-        raise InputError("flags 'heaven' and 'earth' exclude each other")
     if "heaven" in flags and hand.seat_wind != "E":
         raise InputError(f"flag 'heaven' is for East only, not seat {hand.seat_wind}")
     if "earth" in flags and hand.seat_wind == "E":

@@ -103,3 +103,12 @@ def test_seven_pairs(text: str, four_equal: bool, expected: bool) -> None:
 
 def test_seven_pairs_blocks_lists_a_four_twice() -> None:
     assert seven_pairs_blocks(counts("2222m77p33s88s11z66z")).count(INDEX["2m"]) == 2
+
+
+def test_docstring_examples() -> None:
+    import doctest
+    import importlib
+
+    for name in ("tiles", "decompose", "waits", "scorer", "io"):
+        module = importlib.import_module(f"scoring.{name}")
+        assert doctest.testmod(module).failed == 0, name

@@ -123,12 +123,15 @@ MALFORMED: list[tuple[Any, str]] = [
     (with_(WINNER, flags=["earth"], seat_wind="E", melds=..., concealed="234p567m99s555z666z"),
      "other than East"),
     (with_(WINNER, flags=["earth"], self_drawn=True), "'earth' contradicts self_drawn"),
-    (with_(WINNER, flags=["heaven", "earth"], seat_wind="E", self_drawn=True), "earth"),
+    (with_(WINNER, flags=["heaven", "earth"], seat_wind="E", self_drawn=True), "exclude each other"),
+    (with_(WINNER, concealed=["234p", 5]), "must be strings"),
     # context the engine also refuses (docs/SCORING_DECISIONS.md)
     (with_(WINNER, flags=["kong_replacement"], self_drawn=True), "needs a declared kong"),
     (with_(WINNER, flags=["kong_on_kong"], self_drawn=True, melds=[{"tiles": "5555z"}, {"tiles": "666z"}]),
      "two declared kongs"),
     (with_(WINNER, flags=["heaven"], seat_wind="E", self_drawn=True), "no declared melds"),
+    (with_(WINNER, flags=["heaven", "last_tile"], seat_wind="E", self_drawn=True, melds=...,
+           concealed="234p567m99s555z666z"), "exclude each other"),
     (with_(WINNER, flags=["robbing_kong"], concealed="234p567m44p", winning_tile="4p"), "cannot hold"),
     (with_(LOSER, flags=["last_tile"]), "winner only"),
 ]  # fmt: skip
@@ -164,3 +167,46 @@ def test_contradictions_hold_for_hands_built_in_code() -> None:
     hand = hand_from_dict(WINNER)
     with pytest.raises(InputError, match="last_tile"):
         score_hand(replace(hand, flags=frozenset({"last_tile"})))
+
+
+def test_a_meld_may_be_given_as_a_plain_string() -> None:
+    assert hand_from_dict(with_(WINNER, melds=["555z", "666z"])) == hand_from_dict(WINNER)
+
+
+def test_meld_kind() -> None:
+    assert [Meld(tuple(t)).kind for t in (("1m", "2m", "3m"), ("5z",) * 3, ("9p",) * 4)] == [
+        "chow",
+        "pung",
+        "kong",
+    ]
+    with pytest.raises(InputError, match="no chow, pung or kong"):
+        _ = Meld(("1m", "2m", "4m")).kind
+    with pytest.raises(InputError, match="no chow, pung or kong"):
+        _ = Meld(("1f", "1f", "1f")).kind
+
+
+HAND = Hand(
+    seat_wind="S",
+    prevailing_wind="W",
+    concealed=("2p", "3p", "4p", "5m", "6m", "7m", "9s", "9s"),
+    melds=(Meld(("5z",) * 3), Meld(("6z",) * 3)),
+    winning_tile="4p",
+)
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"concealed": "234p"}, "sequence of tile codes"),
+        ({"melds": ("555z",)}, "expected Meld objects"),
+        ({"melds": (Meld(("5z",) * 3, open="no"), Meld(("6z",) * 3))}, "open must be"),  # type: ignore[arg-type]
+        ({"melds": None}, "melds must be a sequence"),
+        ({"self_drawn": 1}, "self_drawn"),
+        ({"flags": ["last_tile"]}, "flags must be a set"),
+        ({"winning_tile": None}, "winning_tile is required"),
+    ],
+)
+def test_hand_built_in_code_with_wrong_types(changes: dict[str, Any], named: str) -> None:
+    assert score_hand(HAND).total == 112
+    with pytest.raises(InputError, match=named):
+        score_hand(replace(HAND, **changes))

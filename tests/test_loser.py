@@ -117,6 +117,9 @@ def test_partition_shown_as_sets() -> None:
         ("22m55m77p33s88s11z6z", "Zeven tweelingen", 250, 125),
         # 1112345678999m waits on every 1m-9m for negen poorten: 1000; regular 111m + 999m 16 * zuiver 8 = 128
         ("1112345678999m", "Negen poorten", 2000, 1000),
+        # 1111m 2345678m 99m waits on 9m for negen poorten (a 5th 1m is no wait): 1000;
+        # regular 111m 8 * zuiver 8 = 64
+        ("1111234567899m", "Negen poorten", 2000, 1000),
         # 5555z 6666z 77z 11z 2z waits on 2z for honour twins (four equal as two pairs): 1000;
         # regular 555z 666z 16 + 77z pair 2 = 18, dragons 2 + zuiver 3 -> 18 * 32 = 576 < 1000
         ("5555z6666z77z11z2z", "Tweelingen van troefstenen", 2000, 1000),

@@ -516,3 +516,18 @@ def test_cap_applies_to_losers_too() -> None:
     # 3 kongs dicht 2 + zuiver (honours only) 3 = 8 -> 96 * 256 = 24576 -> 2000
     result = score("11z2z3z", melds=("[5555z]", "[6666z]", "[7777z]"))
     assert summary(result) == (True, 96, 8, 2000)
+
+
+def test_a_ruleset_may_keep_flower_doublings_out_of_the_minimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    import scoring.scorer
+    from scoring.rulesets import get_ruleset
+
+    app = get_ruleset("app")
+    strict = replace(app, options=replace(app.options, bonus_doublings_count_toward_minimum=False))
+    monkeypatch.setattr(scoring.scorer, "get_ruleset", lambda name: strict)
+    # the 112 hand above (dragon pung 1 + own flower 1): only 1 doubling counts toward the minimum now
+    result = score("456m789s99s", "4m", melds=("555z", "123p"), bonus="2f")
+    assert summary(result) == (False, 28, 2, 0)
+    assert result["reason_code"] == "too_few_doublings"
