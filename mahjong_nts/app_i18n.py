@@ -68,6 +68,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "add_tile": ("Steen toevoegen", "Add a tile"),
     "add_tile_placeholder": ("Kies een steen om toe te voegen", "Choose a tile to add"),
     "bonus": ("Bloemen en seizoenen", "Flowers and seasons"),
+    "choose": ("Kies…", "Choose…"),
     "face_down": ("omgekeerd", "face down"),
     "kong_hint": (
         "{count} omgekeerde stenen naast {tile}: een gesloten kong van {tile}?",
@@ -156,10 +157,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "reason_dead_hand": ("dode hand", "dead hand"),
     "col_item": ("Onderdeel", "Item"),
     "col_points": ("Punten", "Points"),
+    "col_tiles": ("Stenen", "Tiles"),
     "col_doublings": ("Verdubbelingen", "Doublings"),
     "formula": (
-        "{base} basispunten × 2^{doublings} = {total}",
-        "{base} base points × 2^{doublings} = {total}",
+        "{base} basispunten, {doublings} verdubbelingen: {base} × 2{power} = {total}",
+        "{base} base points, {doublings} doublings: {base} × 2{power} = {total}",
     ),
     "capped": ("(maximaal 2000)", "(capped at 2000)"),
     "limit_hand": ("Limietspel: {name} — {value} punten", "Limit hand: {name} — {value} points"),

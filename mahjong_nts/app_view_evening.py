@@ -172,7 +172,7 @@ def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> Non
         next_game_panel(deps, lang, evening)
         st.subheader(t(lang, "games"))
         if evening.games:
-            st.dataframe(games_frame(evening, lang), hide_index=True, width="stretch")
+            st.table(games_frame(evening, lang), hide_index=True)
         else:
             st.caption(t(lang, "no_games"))
         undo_panel(deps, lang, evening)

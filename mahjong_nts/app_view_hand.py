@@ -36,6 +36,8 @@ from scoring import TILE_CODES, InputError, format_tiles, parse_tiles, tile_name
 PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")
 BONUS_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "fy")
 MAX_ALTERNATIVE_PICKERS = 8
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,8 @@ def tiles_text(tiles: Sequence[str], lang: str) -> str:
 def show_problem(problem: InputError, lang: str) -> None:
     """A problem as one message in the page, in the player's language where the app knows the words."""
     if isinstance(problem, HandProblem):
-        st.error(t(lang, problem.key, **problem.params))
+        say = st.info if problem.key in WAITING_FOR_INPUT else st.error
+        say(t(lang, problem.key, **problem.params))
     else:
         st.error(t(lang, "input_error", message=str(problem)))
 
@@ -177,12 +180,12 @@ def tile_table(editor: HandEditor, lang: str, prefix: str) -> None:
     labels = [tile_label(c, lang) for c in codes]
     code_of_label = dict(zip(labels, codes, strict=True))
     frame = pd.DataFrame(
-        {
-            "n": [i + 1 for i in range(len(editor.tiles))],
-            TILE_COLUMN: [tile_label(tile.code, lang) for tile in editor.tiles],
-            "confidence": [tile.confidence for tile in editor.tiles],
-            "alternatives": [" ".join(tile.alternatives) for tile in editor.tiles],
-            REMOVE_COLUMN: [False] * len(editor.tiles),
+        {  # explicit dtypes: an empty hand must still give a checkbox column of booleans
+            "n": pd.Series([i + 1 for i in range(len(editor.tiles))], dtype="int64"),
+            TILE_COLUMN: pd.Series([tile_label(tile.code, lang) for tile in editor.tiles], dtype="object"),
+            "confidence": pd.Series([tile.confidence for tile in editor.tiles], dtype="float64"),
+            "alternatives": pd.Series([" ".join(tile.alternatives) for tile in editor.tiles], dtype="object"),
+            REMOVE_COLUMN: pd.Series([False] * len(editor.tiles), dtype="bool"),
         }
     )
     key = f"{prefix}-tiles-{lang}-{editor.version}"
@@ -229,6 +232,7 @@ def bonus_picker(editor: HandEditor, lang: str, prefix: str) -> None:
         BONUS_CODES,
         default=editor.bonus,
         format_func=lambda c: tile_name(c, lang),
+        placeholder=t(lang, "choose"),
         key=f"{prefix}-bonus-{editor.version}",
     )
     if sorted(chosen) != sorted(editor.bonus):
@@ -305,6 +309,7 @@ def winner_context(editor: HandEditor, lang: str, prefix: str, seat_names: dict[
         WIN_FLAGS,
         default=[f for f in editor.flags if f in WIN_FLAGS],
         format_func=lambda f: t(lang, f"flag_{f}"),
+        placeholder=t(lang, "choose"),
         key=f"{prefix}-flags",
     )
 
@@ -370,26 +375,30 @@ def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winn
         st.markdown(t(lang, "limit_hand", name=limit.get("name"), value=limit.get("value")))
     items = result.get("items", [])
     if items:
-        st.dataframe(breakdown_frame(items, lang), hide_index=True, width="stretch")
+        st.table(breakdown_frame(items, lang), hide_index=True)
     if not limit:
         base, doublings = result.get("base_points", 0), result.get("doublings", 0)
-        formula = t(lang, "formula", base=base, doublings=doublings, total=total)
+        power = str(doublings).translate(SUPERSCRIPTS)
+        formula = t(lang, "formula", base=base, doublings=doublings, power=power, total=total)
         if result.get("valid", True) and base * 2**doublings > total:
             formula = f"{formula} {t(lang, 'capped')}"
         st.caption(formula)
     sets = result.get("sets", [])
     if sets:
         with st.expander(t(lang, "sets_read")):
-            st.dataframe(sets_frame(sets, lang), hide_index=True, width="stretch")
+            st.table(sets_frame(sets, lang), hide_index=True)
 
 
 def breakdown_frame(items: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
-    """The breakdown table: item (Dutch point-card name), points, doublings."""
+    """The breakdown table: item (the point card's Dutch name), its tiles, points, doublings."""
     return pd.DataFrame(
         {
             t(lang, "col_item"): [item_name(lang, item) for item in items],
-            t(lang, "col_points"): [item.get("points") for item in items],
-            t(lang, "col_doublings"): [item.get("doublings") for item in items],
+            t(lang, "col_tiles"): [item.get("tiles", "") for item in items],
+            t(lang, "col_points"): [str(item["points"]) if "points" in item else "" for item in items],
+            t(lang, "col_doublings"): [
+                str(item["doublings"]) if "doublings" in item else "" for item in items
+            ],
         }
     )
 

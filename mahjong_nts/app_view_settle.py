@@ -196,7 +196,7 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
     except InputError as exc:
         st.error(t(lang, "settle_error", message=str(exc)))
         return
-    st.dataframe(settlement_frame(settlement, lang), hide_index=True, width="stretch")
+    st.table(settlement_frame(settlement, lang), hide_index=True)
     if settlement.balance == 0:
         st.success(t(lang, "balance_ok", balance=settlement.balance))
     else:

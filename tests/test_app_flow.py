@@ -83,8 +83,8 @@ def widget(items: Any, key_part: str) -> Any:
 
 def table_with(at: AppTest, column: str) -> Any:
     """The one table on the page with a column named `column` (as a DataFrame)."""
-    found = [frame.value for frame in at.dataframe if column in frame.value.columns]
-    assert len(found) == 1, [list(frame.value.columns) for frame in at.dataframe]
+    found = [table.value for table in at.table if column in table.value.columns]
+    assert len(found) == 1, [list(table.value.columns) for table in at.table]
     return found[0]
 
 

@@ -1,0 +1,221 @@
+"""A real browser (Debian's chromium + chromedriver, driven by selenium) against `streamlit run`: upload a
+photo, correct the hand, pick the winning tile, and read the total the page shows. Screenshots go to
+test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mahjong_nts.app_hand import build_hand_dict, score_dict
+from scoring import parse_tiles
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+HAND = "11z 123p 444p 777z 444z 4f"
+WAIT_S = 60
+
+missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+if missing:
+    pytest.skip(
+        f"browser test needs Debian's chromium and chromium-driver ({', '.join(missing)} missing): "
+        "apt-get install -y chromium chromium-driver",
+        allow_module_level=True,
+    )
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (dev extra)")
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_health(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"streamlit exited with {server.returncode}: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"streamlit did not answer on {url} within {WAIT_S} s: {log.read_text()[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free localhost port with a temporary SQLite file."""
+    tmp = tmp_path_factory.mktemp("browser-app")
+    port = free_port()
+    env = {**os.environ, "MAHJONG_NTS_DB": str(tmp / "evening.sqlite"), "PYTHONPATH": str(ROOT)}
+    log = tmp / "streamlit.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+                "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+            ],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_health(url, server, log)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """Headless Debian chromium through chromedriver; no browser or driver is downloaded."""
+    os.environ.setdefault("SE_OFFLINE", "true")  # selenium-manager must not fetch anything
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in (
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1400,1000",
+    ):  # fmt: skip
+        options.add_argument(flag)
+    service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
+    try:
+        browser = webdriver.Chrome(options=options, service=service)
+    except WebDriverException as exc:
+        pytest.skip(f"chromium could not be started: {exc.msg}")
+    browser.set_page_load_timeout(WAIT_S)
+    yield browser
+    browser.quit()
+
+
+def screenshot(browser: WebDriver, name: str) -> Path:
+    """A full-height screenshot of the page in test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = browser.execute_script(
+        "return Math.max(document.body.scrollHeight, "
+        "...Array.from(document.querySelectorAll('section, [data-testid=stMain]')).map(e => e.scrollHeight))"
+    )
+    browser.set_window_size(1400, min(max(int(height) + 200, 1000), 6000))
+    path = ARTIFACTS / name
+    browser.save_screenshot(str(path))
+    browser.set_window_size(1400, 1000)
+    return path
+
+
+def wait_until(browser: WebDriver, condition, what: str):  # type: ignore[no-untyped-def]
+    try:
+        return WebDriverWait(browser, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)).until(
+            condition
+        )
+    except Exception:
+        screenshot(browser, "browser-failure.png")
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def wait_idle(browser: WebDriver) -> None:
+    """Wait until the script run is over: no running indicator twice in a row."""
+    quiet = 0
+    deadline = time.monotonic() + WAIT_S
+    while quiet < 2 and time.monotonic() < deadline:
+        running = browser.find_elements(By.CSS_SELECTOR, "[data-testid='stStatusWidget']")
+        quiet = 0 if running else quiet + 1
+        time.sleep(0.3)
+
+
+def no_exception_on_page(browser: WebDriver) -> None:
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid='stException']"), "a traceback is shown"
+
+
+def visible_input(browser: WebDriver, label: str):  # type: ignore[no-untyped-def]
+    found = [
+        e for e in browser.find_elements(By.CSS_SELECTOR, f"input[aria-label='{label}']") if e.is_displayed()
+    ]
+    return found[0] if found else None
+
+
+def total_shown(browser: WebDriver) -> str | None:
+    values = [
+        e.text
+        for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid='stMetricValue']")
+        if e.is_displayed()
+    ]
+    return values[0] if values else None
+
+
+def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> None:
+    driver.get(app_url)
+    wait_until(driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the sample photo")
+    no_exception_on_page(driver)
+
+    # Upload a photo of the hand.
+    upload = driver.find_element(By.CSS_SELECTOR, "[data-testid='stFileUploader'] input[type='file']")
+    upload.send_keys(str(ROOT / "samples" / "hand1.jpg"))
+    wait_until(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid='stFileChip']"), "the upload")
+    wait_idle(driver)
+    wait_until(
+        driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the uploaded photo"
+    )
+    no_exception_on_page(driver)
+    screenshot(driver, "browser-uploaded.png")
+
+    # Correct the hand in the notation box (whatever was misread), then choose the winning tile.
+    box = visible_input(driver, "Hand in notatie")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(HAND, Keys.ENTER)
+    wait_until(
+        driver,
+        lambda b: (
+            (e := visible_input(b, "Hand in notatie")) is not None
+            and sorted(parse_tiles(e.get_attribute("value") or "")) == sorted(parse_tiles(HAND))
+        ),
+        "the corrected hand in the notation box",
+    )
+    picker = wait_until(
+        driver,
+        lambda b: [
+            e
+            for e in b.find_elements(By.CSS_SELECTOR, "[data-testid='stSelectbox']")
+            if e.is_displayed() and "Winnende steen" in e.text
+        ],
+        "the winning-tile picker",
+    )[0]
+    picker.find_element(By.CSS_SELECTOR, "input").send_keys("1z", Keys.ENTER)
+
+    codes = parse_tiles(HAND)
+    expected = score_dict(
+        build_hand_dict(
+            [c for c in codes if c[1] in "mpsz"], bonus=[c for c in codes if c[1] in "fy"], winning_tile="1z"
+        )
+    )["total"]
+    try:
+        wait_until(driver, lambda b: total_shown(b) == str(expected), f"the total {expected}")
+    finally:
+        screenshot(driver, "browser-total.png")
+    no_exception_on_page(driver)
+    assert "Geldige mahjong" in driver.find_element(By.TAG_NAME, "body").text
