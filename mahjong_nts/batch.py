@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
 import re
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -346,6 +348,7 @@ def _init_worker(reader_factory: Any, threads: int, out_dir: Path) -> None:
     """Worker initializer: one reader (one model session) per process; Ctrl-C is the parent's to handle."""
     global _reader, _start_error, _out_dir
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
     _out_dir = out_dir
     try:
         _reader = reader_factory(threads)
@@ -353,6 +356,14 @@ def _init_worker(reader_factory: Any, threads: int, out_dir: Path) -> None:
         from mahjong_nts.batch_photo import one_line
 
         _start_error = f"cannot start the tile recognizer: {type(problem).__name__}: {one_line(problem)}"
+
+
+def _exit_with_parent() -> None:
+    """A worker whose parent was killed (SIGKILL, OOM killer) exits instead of idling on forever."""
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
 
 
 def _worker_ready() -> str | None:

@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,9 @@ CSV_COLUMNS = (
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file, fsync and os.replace."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write `data` to `path` via a temporary file, fsync and os.replace (permissions as the umask says)."""
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)

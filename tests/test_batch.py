@@ -407,6 +407,20 @@ def start_batch(folder: Path, out: Path, *extra: str, env: dict[str, str]) -> su
     )
 
 
+def child_pids(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False)
+    return [int(line) for line in found.stdout.split()]
+
+
+def is_running(pid: int) -> bool:
+    """Alive and not a zombie (a zombie holds no memory; its reaper is not ours to be)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 def wait_for_lines(path: Path, count: int, process: subprocess.Popen[bytes], limit: float = 60) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline and process.poll() is None:
@@ -429,9 +443,19 @@ def test_killed_run_resumes_without_redoing_or_losing_rows(tmp_path: Path, worke
 
     process = start_batch(folder, out, "--workers", workers, env=env)
     wait_for_lines(out / "results.jsonl", 4, process)
-    os.killpg(process.pid, signal.SIGKILL)  # the parent and its workers, mid-run
-    process.communicate(timeout=30)
-    assert process.returncode == -signal.SIGKILL
+    children = child_pids(process.pid)
+    assert len(children) >= int(workers)
+    try:
+        os.kill(process.pid, signal.SIGKILL)  # the parent only, mid-run, as the OOM killer would
+        assert process.wait(timeout=30) == -signal.SIGKILL
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(map(is_running, children)):
+            time.sleep(0.1)
+        assert not any(map(is_running, children)), "orphaned workers kept running"
+    finally:
+        for pid in filter(is_running, children):
+            os.kill(pid, signal.SIGKILL)
+        process.communicate(timeout=30)
     before = {record["file"] for record in read_jsonl(out / "results.jsonl")}  # every line is whole
     assert 4 <= len(before) < len(names)
     assert not (out / "results.csv").exists()  # written only at the end, never half
