@@ -1,0 +1,194 @@
+"""The app's decision logic without Streamlit: the hand editor's corrections and the scoring step."""
+
+from __future__ import annotations
+
+import pytest
+
+from mahjong_nts.app_hand import HandProblem, build_hand_dict, choose_kongs, evaluate, score_dict
+from mahjong_nts.app_photo import BACK, PhotoReading, TileRead
+from mahjong_nts.app_state import (
+    REMOVE_COLUMN,
+    TILE_COLUMN,
+    EditorTile,
+    HandEditor,
+    NotationError,
+    apply_kong_hint,
+    apply_notation,
+    apply_table_edits,
+    editor_from_reading,
+    kong_hints,
+    replace_codes,
+    set_tile,
+)
+from scoring import TileError, parse_tiles
+
+
+def editor_of(text: str, **context: object) -> HandEditor:
+    editor = HandEditor()
+    apply_notation(editor, text)
+    for name, value in context.items():
+        setattr(editor, name, value)
+    return editor
+
+
+def boxed(codes: list[str]) -> list[EditorTile]:
+    return [EditorTile(c, 0.9, (i * 10.0, 0.0, i * 10.0 + 8, 12.0), (), c) for i, c in enumerate(codes)]
+
+
+# --- the editor ----------
+
+
+def test_reading_puts_bonus_tiles_aside_and_marks_uncertain_tiles() -> None:
+    reading = PhotoReading(
+        "k",
+        (
+            TileRead("1z", 0.99),
+            TileRead("4f", 0.95),
+            TileRead("6z", 0.40, alternatives=("7z", "5z")),
+            TileRead("2y", 0.90),
+        ),
+    )
+    editor = editor_from_reading(reading)
+    assert editor.codes == ["1z", "6z"]
+    assert editor.bonus == ["4f", "2y"]
+    assert [tile.uncertain for tile in editor.tiles] == [False, True]
+    assert editor.winning_tile == "6z"
+    set_tile(editor, 1, "7z")
+    assert editor.tiles[1].corrected and not editor.tiles[1].uncertain
+    assert editor.tiles[1].state == "corrected"
+
+
+def test_typing_one_changed_tile_corrects_that_tile_in_place() -> None:
+    tiles = boxed(["1z", "1z", "6z", "2p"])
+    changed = replace_codes(tiles, ["1z", "1z", "7z", "2p"])
+    assert [t.code for t in changed] == ["1z", "1z", "7z", "2p"]
+    assert changed[2].box == tiles[2].box and changed[2].corrected
+
+
+def test_typed_tiles_fill_face_down_places_then_go_to_the_end() -> None:
+    tiles = [*boxed(["1z"]), EditorTile(BACK, 0.9, (1, 1, 2, 2), (), BACK), *boxed(["1z"])]
+    changed = replace_codes(tiles, ["1z", "1z", "1z", "5m"])
+    assert [t.code for t in changed] == ["1z", "1z", "1z", "5m"]
+    assert changed[1].box == (1, 1, 2, 2)
+    assert changed[3].box is None
+
+
+def test_notation_splits_bonus_and_rejects_bad_tokens_with_one_line() -> None:
+    editor = HandEditor()
+    assert apply_notation(editor, "123m 456p 789s 11z 555z 4f 1y")
+    assert editor.bonus == ["4f", "1y"]
+    assert editor.notation == "123m456p789s11555z4f1y"
+    version = editor.version
+    assert not apply_notation(editor, "11z 555z 789s 456p 123m 1y 4f")  # same hand, other order
+    assert editor.version == version
+    with pytest.raises(TileError, match="8z"):
+        apply_notation(editor, "123m 8z")
+    with pytest.raises(NotationError, match="4f appears twice"):
+        apply_notation(editor, "123m 4f 4f")
+    assert editor.notation == "123m456p789s11555z4f1y"
+
+
+def test_table_edits_change_remove_and_add_tiles() -> None:
+    editor = HandEditor(tiles=boxed(["1z", "6z", "2p", "3p"]))
+    labels = {"7z · Rode draak": "7z", "4f · Bloem 4": "4f", "9s · 9 bamboe": "9s"}
+    edits = {
+        "edited_rows": {1: {TILE_COLUMN: "7z · Rode draak"}, "2": {REMOVE_COLUMN: True}},
+        "added_rows": [{TILE_COLUMN: "9s · 9 bamboe"}, {TILE_COLUMN: "4f · Bloem 4"}],
+        "deleted_rows": [0],
+    }
+    assert apply_table_edits(editor, edits, labels)
+    assert editor.codes == ["7z", "3p", "9s"]
+    assert editor.bonus == ["4f"]
+
+
+def test_table_row_added_without_a_tile_waits_for_the_choice() -> None:
+    editor = HandEditor(tiles=boxed(["1z"]))
+    assert not apply_table_edits(editor, {"added_rows": [{}], "edited_rows": {}, "deleted_rows": []}, {})
+    assert editor.codes == ["1z"] and editor.version == 0
+
+
+def test_face_down_tiles_beside_two_equal_tiles_hint_a_concealed_kong() -> None:
+    back = EditorTile(BACK, 0.9, None, (), BACK)
+    editor = HandEditor(tiles=[*boxed(["3m", "3m"])[:1], back, back, *boxed(["3m"]), *boxed(["5p"])])
+    hints = kong_hints(editor.tiles)
+    assert [(h.code, h.indices) for h in hints] == [("3m", (1, 2))]
+    apply_kong_hint(editor, hints[0])
+    assert editor.codes == ["3m", "3m", "3m", "3m", "5p"]
+    assert editor.kong_concealed == {"3m": True}
+
+
+def test_face_down_tiles_that_complete_nothing_give_no_hint() -> None:
+    back = EditorTile(BACK)
+    assert kong_hints([*boxed(["3m"]), back, back, *boxed(["5p"])]) == []
+
+
+# --- the scoring step ----------
+
+
+def test_kongs_follow_the_tile_count() -> None:
+    assert choose_kongs(parse_tiles("1111z 123p 456p 789p 55s"), "winner") == ["1z"]
+    assert choose_kongs(parse_tiles("1111z 23p 456p 789p 55s"), "winner") == []
+    with pytest.raises(HandProblem) as problem:
+        choose_kongs(parse_tiles("111z 123p 456p 789p 555s 6s"), "winner")
+    assert problem.value.key == "too_many_tiles"
+
+
+def test_the_winning_tile_cannot_sit_in_a_declared_open_set() -> None:
+    with pytest.raises(HandProblem) as problem:
+        build_hand_dict(parse_tiles("111z 123p 456p 789p 55s"), open_sets=[("1z",) * 3], winning_tile="1z")
+    assert problem.value.key == "winning_tile_open"
+
+
+def test_seed_example_scores_136_once_the_east_pung_is_marked_open() -> None:
+    # SCORING.md section 11: seat East, prevailing South, open pung 1z; 234m 567p 777z 88s, 4m self-drawn.
+    editor = editor_of(
+        "111z 234m 567p 777z 88s", seat_wind="E", prevailing_wind="S", winning_tile="4m", self_drawn=True
+    )
+    first = evaluate(editor)
+    assert first.problem is None
+    east = [s for s in first.sets if s.tiles == ("1z", "1z", "1z")]
+    assert len(east) == 1
+    editor.declared_open[east[0].id] = True
+    marked = evaluate(editor)
+    assert marked.result is not None and marked.result["total"] == 136
+    assert marked.hand is not None and marked.hand["melds"] == [{"tiles": "1z 1z 1z", "open": True}]
+    assert first.result is not None and first.result["total"] > 136  # concealed it scored more
+
+
+def test_concealed_kong_switch_reaches_the_scorer() -> None:
+    editor = editor_of("1111z 123p 456p 789p 55s", seat_wind="E", winning_tile="5s")
+    open_kong = evaluate(editor)
+    assert open_kong.kongs == ("1z",)
+    editor.kong_concealed["1z"] = True
+    concealed = evaluate(editor)
+    assert concealed.hand is not None and concealed.hand["melds"] == [{"tiles": "1z 1z 1z 1z", "open": False}]
+    expected = score_dict(
+        build_hand_dict(parse_tiles("1111z 123p 456p 789p 55s"), kongs={"1z": True}, winning_tile="5s")
+    )
+    assert concealed.result == expected
+    assert open_kong.result is not None and concealed.result["total"] > open_kong.result["total"]
+
+
+def test_invalid_and_malformed_hands_are_results_not_exceptions() -> None:
+    too_few = evaluate(editor_of("123m 456m 234p 678s 55s", winning_tile="5s"))
+    assert too_few.result is not None and too_few.result["reason_code"] == "too_few_doublings"
+    no_shape = evaluate(editor_of("1357m 2468p 13579s 1z", winning_tile="1z"))
+    assert no_shape.result is not None and no_shape.result["reason_code"] == "no_winning_shape"
+    five = evaluate(editor_of("11111z 123p 444p 777z"))
+    assert five.problem is not None and "\n" not in str(five.problem)
+    empty = evaluate(HandEditor())
+    assert isinstance(empty.problem, HandProblem) and empty.problem.key == "no_tiles"
+
+
+def test_nts_leaves_flowers_out_with_a_note() -> None:
+    editor = editor_of("11z 123p 444p 777z 444z 4f", seat_wind="N", winning_tile="1z", ruleset="nts")
+    evaluation = evaluate(editor)
+    assert evaluation.notes == ("bonus_ignored_nts",)
+    assert evaluation.hand is not None and evaluation.hand["bonus"] == ""
+    assert evaluation.result is not None and evaluation.result["ruleset"] == "nts"
+
+
+def test_a_loser_is_scored_with_loser_rules() -> None:
+    evaluation = evaluate(editor_of("555m 999s 12m 3456s 7p", seat_wind="S"), role="loser")
+    assert evaluation.result is not None
+    assert evaluation.result["role"] == "loser" and evaluation.result["total"] == 4 + 8
