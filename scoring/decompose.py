@@ -111,13 +111,12 @@ def _group_shapes(counts: tuple[int, ...], honours: bool) -> int:
     return mask
 
 
-def group_status(counts: tuple[int, ...], group: int) -> int:
-    """What one group (0 m, 1 p, 2 s, 3 honours) of a 34-count tuple can be: 1 sets, 2 sets + pair, 0 neither.
+@lru_cache(maxsize=1 << 15)
+def part_status(part: tuple[int, ...], honours: bool) -> int:
+    """What one group's counts can be: 1 sets only, 2 sets and the pair, 0 neither.
 
     Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more.
     """
-    lo, hi, honours = _GROUPS[group]
-    part = counts[lo:hi]
     rest = sum(part) % 3
     if rest == 1:
         return 0
@@ -125,16 +124,33 @@ def group_status(counts: tuple[int, ...], group: int) -> int:
     return (mask & 1) if rest == 0 else (mask & 2)
 
 
+@lru_cache(maxsize=1 << 15)
+def part_status_plus_one(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
+    """part_status after adding one tile at each index of the group (0 where it already holds 4)."""
+    out = []
+    work = list(part)
+    for i, n in enumerate(part):
+        if n >= 4:
+            out.append(0)
+            continue
+        work[i] += 1
+        out.append(part_status(tuple(work), honours))
+        work[i] -= 1
+    return tuple(out)
+
+
+def group_parts(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:
+    """The four groups (m, p, s, honours) of a 34-count tuple, with their honours flag."""
+    return [(counts[lo:hi], honours) for lo, hi, honours in _GROUPS]
+
+
 def has_regular_shape(counts: tuple[int, ...]) -> bool:
     """Whether the counts split into sets and exactly one pair (faster than listing the splits)."""
-    return combine_status([group_status(counts, g) for g in range(4)])
-
-
-def combine_status(statuses: list[int]) -> bool:
-    """Every group splits, and exactly one of them holds the pair."""
+    statuses = [part_status(part, honours) for part, honours in group_parts(counts)]
     return 0 not in statuses and statuses.count(2) == 1
 
 
+GROUP_START: tuple[int, ...] = (0, 9, 18, 27)
 GROUP_OF: tuple[int, ...] = tuple(min(kind // 9, 3) for kind in range(34))
 
 

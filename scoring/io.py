@@ -7,7 +7,7 @@ from typing import Any
 
 from scoring.errors import InputError
 from scoring.hand import WINDS, Hand, Meld
-from scoring.tiles import ALIASES, format_tiles, parse_tiles, sort_key
+from scoring.tiles import ALIASES, INDEX, format_tiles, parse_tiles
 from scoring.validate import validate_hand
 
 KEYS = (
@@ -50,7 +50,7 @@ def _tiles(value: Any, where: str) -> tuple[str, ...]:
             tiles.extend(_parse(part, where))
     else:
         raise InputError(f"{where}: expected a tile string like '123m11z', not {type(value).__name__}")
-    return tuple(sorted(tiles, key=sort_key))
+    return tuple(sorted(tiles, key=INDEX.__getitem__))
 
 
 def _parse(text: str, where: str) -> list[str]:

@@ -166,17 +166,35 @@ def irregular_candidates(counts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(odd) if len(odd) == 1 else ()
 
 
+def could_be_irregular(counts: tuple[int, ...]) -> bool:
+    """A cheap necessary condition for an irregular limit hand of 14 tiles.
+
+    Seven pairs hold only even counts; the others hold one suit at most (or only terminals and honours)
+    and at least 9 different kinds.
+    """
+    if all(c % 2 == 0 for c in counts):
+        return True
+    present = [kind for kind in range(34) if counts[kind]]
+    if len(present) < 9:
+        return False
+    return len({kind // 9 for kind in present if kind < 27}) <= 1 or all(kind in _ORPHANS for kind in present)
+
+
+_IRREGULAR_BY_VALUE: dict[int, tuple[LimitHand, ...]] = {}
+
+
 def best_irregular(limits: tuple[Any, ...], counts: tuple[int, ...], options: Options) -> LimitHand | None:
     """The highest irregular limit hand the 14 concealed counts form (first row on a tie), or None."""
-    best: LimitHand | None = None
-    for limit in limits:
-        if (
-            limit.shape == IRREGULAR
-            and (best is None or limit.value > best.value)
-            and limit.applies(counts, options)
-        ):
-            best = limit
-    return best
+    if not could_be_irregular(counts):
+        return None
+    rows = _IRREGULAR_BY_VALUE.get(id(limits))
+    if rows is None:
+        irregular = [limit for limit in limits if limit.shape == IRREGULAR]
+        rows = _IRREGULAR_BY_VALUE[id(limits)] = tuple(sorted(irregular, key=lambda limit: -limit.value))
+    for limit in rows:
+        if limit.applies(counts, options):
+            return limit
+    return None
 
 
 def best_regular(limits: tuple[Any, ...], reading: Reading) -> LimitHand | None:

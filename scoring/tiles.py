@@ -102,8 +102,14 @@ ALIASES: dict[str, str] = {
 _GROUP = re.compile(r"([0-9]+)([a-zA-Z]?)")
 
 
+_VALID_TOKEN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z|[1-4]+[fy])+")
+_VALID_GROUP = re.compile(r"([0-9]+)([a-z])")
+
+
 def _parse_token(token: str) -> list[str]:
     """One whitespace-free token: an alias word or one or more mpsz groups."""
+    if _VALID_TOKEN.fullmatch(token):
+        return [digit + suit for digits, suit in _VALID_GROUP.findall(token) for digit in digits]
     alias = ALIASES.get(token.lower())
     if alias is not None:
         return [alias]
@@ -148,9 +154,9 @@ def parse_tiles(text: str) -> list[str]:
     return tiles
 
 
-def sort_key(code: str) -> tuple[int, int]:
-    """Canonical order: suits m, p, s, z, f, y; then number."""
-    return (SUIT_ORDER.index(code[1]), int(code[0]))
+def sort_key(code: str) -> int:
+    """Canonical order (that of TILE_CODES): suits m, p, s, z, f, y; then number."""
+    return INDEX[code]
 
 
 def format_tiles(tiles: Iterable[str]) -> str:
@@ -159,11 +165,13 @@ def format_tiles(tiles: Iterable[str]) -> str:
     >>> format_tiles(["1z", "3m", "1m", "2m", "1z"])
     '123m11z'
     """
-    ordered = sorted(tiles, key=sort_key)
-    out: list[str] = []
-    for i, code in enumerate(ordered):
+    tiles = list(tiles)
+    for code in tiles:
         if code not in INDEX:
             raise TileError(f"unknown tile {code!r}")
+    ordered = sorted(tiles, key=INDEX.__getitem__)
+    out: list[str] = []
+    for i, code in enumerate(ordered):
         out.append(code[0])
         if i + 1 == len(ordered) or ordered[i + 1][1] != code[1]:
             out.append(code[1])

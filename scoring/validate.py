@@ -5,6 +5,8 @@ A well-formed hand that is no mahjong is not an error: the scorer reports it as 
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from collections import Counter
 
 from scoring.errors import InputError
@@ -95,8 +97,22 @@ def _check_flags(hand: Hand, kongs: int) -> None:
             )
 
 
+_VALID: weakref.WeakSet[Hand] = weakref.WeakSet()  # hands already checked (hand_from_dict, then score_hand)
+
+
 def validate_hand(hand: Hand) -> None:
     """Raise InputError naming the first problem; return None for a well-formed hand."""
+    try:
+        if hand in _VALID:
+            return
+    except TypeError:  # unhashable fields (lists) or no weak reference: check it in full
+        pass
+    _validate(hand)
+    with contextlib.suppress(TypeError):
+        _VALID.add(hand)
+
+
+def _validate(hand: Hand) -> None:
     if not isinstance(hand, Hand):
         raise InputError(f"expected a Hand, not {type(hand).__name__}")
     if hand.ruleset not in RULESET_NAMES:

@@ -10,26 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import GROUP_OF, combine_status, group_status
+from scoring.decompose import GROUP_OF, GROUP_START, group_parts, part_status, part_status_plus_one
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
 from scoring.limits import best_irregular, irregular_candidates
 from scoring.rulesets import get_ruleset
-from scoring.tiles import INDEX, KINDS, code_of, format_tiles, sort_key
-
-
-def _near_kinds(counts: tuple[int, ...]) -> set[int]:
-    """Kinds that touch a held tile: the only ones that can join a set or pair of a regular hand."""
-    near: set[int] = set()
-    for kind, n in enumerate(counts):
-        if not n:
-            continue
-        if kind >= 27:
-            near.add(kind)
-            continue
-        low = kind - kind % 9
-        near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
-    return near
+from scoring.tiles import INDEX, KINDS, code_of, format_tiles
 
 
 @lru_cache(maxsize=1 << 14)
@@ -43,25 +29,24 @@ def wait_kinds(
     """
     rules = get_ruleset(ruleset)
     irregular = irregular_candidates(counts) if concealed_only else ()
-    near = _near_kinds(counts)
-    status = [group_status(counts, g) for g in range(4)]
+    parts = group_parts(counts)
+    status = [part_status(part, honours) for part, honours in parts]
+    after = [part_status_plus_one(part, honours) for part, honours in parts]
+    zeros, pairs = status.count(0), status.count(2)
     work = list(counts)
     found: list[int] = []
-    for kind in sorted(near.union(irregular)):
+    for kind in range(KINDS):
         if held[kind] >= 4:
             continue
-        work[kind] += 1
-        after = tuple(work)
-        work[kind] -= 1
-        if kind in near:
-            group = GROUP_OF[kind]
-            trial = list(status)
-            trial[group] = group_status(after, group)
-            if combine_status(trial):
-                found.append(kind)
-                continue
-        if kind in irregular and best_irregular(rules.limit_hands, after, rules.options) is not None:
+        group = GROUP_OF[kind]
+        old, new = status[group], after[group][kind - GROUP_START[group]]
+        if new and zeros == (old == 0) and pairs - (old == 2) + (new == 2) == 1:
             found.append(kind)
+        elif kind in irregular:
+            work[kind] += 1
+            if best_irregular(rules.limit_hands, tuple(work), rules.options) is not None:
+                found.append(kind)
+            work[kind] -= 1
     return tuple(found)
 
 
@@ -96,4 +81,4 @@ def waits(concealed: Sequence[str], melds: Sequence[Meld] = (), ruleset: str = "
             raise InputError(f"waits: {n} of {code_of(kind)!r}; only 4 of each tile exist")
     get_ruleset(ruleset)
     kinds = wait_kinds(tuple(counts), tuple(held), not melds, ruleset)
-    return sorted((code_of(kind) for kind in kinds), key=sort_key)
+    return [code_of(kind) for kind in kinds]  # kinds come in canonical order
