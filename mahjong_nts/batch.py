@@ -475,17 +475,9 @@ class PhotoWorkers:
 
 
 def _failed_record(job: Any, error: str, retry: bool = False) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "file": job.rel,
-        "fingerprint": job.fingerprint,
-        "sidecar": job.context.sidecar,
-        "tiles": [],
-        "hand": None,
-        "assumed": [],
-        "result": None,
-        "annotated": None,
-        "error": error,
-    }
+    from mahjong_nts.batch_photo import new_record
+
+    record = new_record(job, error)
     if retry:
         record["retry"] = True  # --resume tries this photo again
     return record

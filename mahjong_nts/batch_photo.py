@@ -118,7 +118,7 @@ class PhotoJob:
     def annotated_rel(self) -> str:
         """annotated/<folders>/<stem>-<ext>.jpg: one file per photo, also for hand1.jpg next to hand1.png."""
         rel = Path(self.rel)
-        return (Path(ANNOTATED_DIR) / rel.parent / f"{rel.stem}-{rel.suffix[1:].lower()}.jpg").as_posix()
+        return (Path(ANNOTATED_DIR) / rel.parent / f"{rel.stem}-{rel.suffix[1:]}.jpg").as_posix()
 
 
 def one_line(problem: BaseException) -> str:
@@ -127,12 +127,9 @@ def one_line(problem: BaseException) -> str:
     return text
 
 
-def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str, Any]:
-    """Read, annotate, plan and score one photo; the durable record for results.jsonl."""
-    from scoring import InputError, hand_from_dict, hand_to_dict, score_hand
-
-    started = time.perf_counter()
-    record: dict[str, Any] = {
+def new_record(job: PhotoJob, error: str | None = None) -> dict[str, Any]:
+    """A photo's record before anything is known (or with only an error): every key present."""
+    return {
         "file": job.rel,
         "fingerprint": job.fingerprint,
         "sidecar": job.context.sidecar,
@@ -144,8 +141,16 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
         "assumed": [],
         "result": None,
         "annotated": None,
-        "error": None,
+        "error": error,
     }
+
+
+def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str, Any]:
+    """Read, annotate, plan and score one photo; the durable record for results.jsonl."""
+    from scoring import InputError, hand_from_dict, hand_to_dict, score_hand
+
+    started = time.perf_counter()
+    record = new_record(job)
     try:
         photo = reader.read(Path(job.path))
     except PhotoUnreadable as problem:

@@ -551,3 +551,14 @@ def test_full_disk_on_the_record_exits_2_with_one_line(tmp_path: Path, capsys, m
         err
         == f"mahjong-nts batch: cannot write {tmp_path / 'out' / 'results.jsonl'}: No space left on device\n"
     )
+
+
+def test_photos_differing_only_in_extension_get_their_own_annotated_image(tmp_path: Path) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name in ("hand1.jpg", "hand1.JPG", "hand1.png"):
+        shutil.copy(SAMPLES / "hand1.jpg", folder / name)
+    out = tmp_path / "out"
+    assert run_batch_cli([str(folder), "--out", str(out), "-q"]) == 0
+    annotated = [record["annotated"] for record in read_jsonl(out / "results.jsonl")]
+    assert len(set(annotated)) == 3 and all((out / path).is_file() for path in annotated)
