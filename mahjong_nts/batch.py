@@ -307,7 +307,12 @@ def find_photos(folder: Path, recursive: bool, out_dir: Path) -> list[Path]:
             path = here / name
             if not name.startswith(".") and path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
                 found.append(path)
-    return sorted(found, key=lambda path: natural_key(path.relative_to(folder).as_posix()))
+
+    def order(path: Path) -> tuple[tuple[tuple[int, int | str], ...], str]:
+        rel = path.relative_to(folder).as_posix()
+        return natural_key(rel), rel  # case-insensitive, then exact: the same order on every machine
+
+    return sorted(found, key=order)
 
 
 def make_jobs(folder: Path, photos: Sequence[Path]) -> list[Any]:

@@ -560,5 +560,7 @@ def test_photos_differing_only_in_extension_get_their_own_annotated_image(tmp_pa
         shutil.copy(SAMPLES / "hand1.jpg", folder / name)
     out = tmp_path / "out"
     assert run_batch_cli([str(folder), "--out", str(out), "-q"]) == 0
-    annotated = [record["annotated"] for record in read_jsonl(out / "results.jsonl")]
+    records = read_jsonl(out / "results.jsonl")
+    assert [record["file"] for record in records] == ["hand1.JPG", "hand1.jpg", "hand1.png"]
+    annotated = [record["annotated"] for record in records]
     assert len(set(annotated)) == 3 and all((out / path).is_file() for path in annotated)
