@@ -76,8 +76,8 @@ def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]
     >>> from scoring.tiles import counts_of, parse_tiles
     >>> for split in regular_decompositions(tuple(counts_of(parse_tiles("111222333m55p")))):
     ...     print(split)
-    (('pair', 13), ('chow', 0), ('chow', 0), ('chow', 0))
-    (('pair', 13), ('pung', 0), ('pung', 1), ('pung', 2))
+    (('chow', 0), ('chow', 0), ('chow', 0), ('pair', 13))
+    (('pung', 0), ('pung', 1), ('pung', 2), ('pair', 13))
     """
     pair_groups = 0
     for lo, hi, _ in _GROUPS:
@@ -96,19 +96,27 @@ def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]
     out: list[Decomposition] = []
     for combo in product(*options):
         if sum(pair for _, pair in combo) == 1:
-            pieces = [piece for part, _ in combo for piece in part]
-            pieces.sort(key=lambda p: (p[0] != "pair", p[1]))
-            out.append(tuple(pieces))
+            out.append(tuple(piece for part, _ in combo for piece in part))
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
-def _group_shapes(counts: tuple[int, ...], honours: bool) -> int:
-    """Bit 1: the group splits into sets only; bit 2: into sets and one pair."""
-    mask = 0
-    for _, has_pair in _group_splits(counts, honours):
-        mask |= 2 if has_pair else 1
-    return mask
+def _sets_only(work: list[int], honours: bool) -> bool:
+    """Whether the counts split into pungs and chows only (consumes `work`).
+
+    At the lowest tile a pung is taken when possible and the rest must start chows: three chows from one
+    tile are the same tiles as three pungs, so this greedy choice never misses a split.
+    """
+    size = len(work)
+    for i in range(size):
+        n = work[i]
+        if n >= 3:
+            n -= 3
+        if n:
+            if honours or i > size - 3 or work[i + 1] < n or work[i + 2] < n:
+                return False
+            work[i + 1] -= n
+            work[i + 2] -= n
+    return True
 
 
 @lru_cache(maxsize=1 << 15)
@@ -118,10 +126,16 @@ def part_status(part: tuple[int, ...], honours: bool) -> int:
     Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more.
     """
     rest = sum(part) % 3
-    if rest == 1:
-        return 0
-    mask = _group_shapes(part, honours)
-    return (mask & 1) if rest == 0 else (mask & 2)
+    if rest == 0:
+        return 1 if _sets_only(list(part), honours) else 0
+    if rest == 2:
+        for i, n in enumerate(part):
+            if n >= 2:
+                work = list(part)
+                work[i] -= 2
+                if _sets_only(work, honours):
+                    return 2
+    return 0
 
 
 @lru_cache(maxsize=1 << 15)
@@ -130,8 +144,8 @@ def part_status_plus_one(part: tuple[int, ...], honours: bool) -> tuple[int, ...
     out = []
     work = list(part)
     for i, n in enumerate(part):
-        if n >= 4:
-            out.append(0)
+        if n >= 4 or (n == 0 and (honours or not any(part[max(0, i - 2) : i + 3]))):
+            out.append(0)  # a fifth tile, or a lone tile that touches nothing
             continue
         work[i] += 1
         out.append(part_status(tuple(work), honours))
@@ -151,7 +165,6 @@ def has_regular_shape(counts: tuple[int, ...]) -> bool:
 
 
 GROUP_START: tuple[int, ...] = (0, 9, 18, 27)
-GROUP_OF: tuple[int, ...] = tuple(min(kind // 9, 3) for kind in range(34))
 
 
 def is_seven_pairs(counts: tuple[int, ...], allow_four_equal: bool = True) -> bool:

@@ -126,7 +126,7 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     before[winning] -= 1
     before_held = list(held)
     before_held[winning] -= 1
-    unique = len(wait_kinds(tuple(before), tuple(before_held), not melds, ruleset.name)) == 1
+    unique = len(wait_kinds(tuple(before), tuple(before_held), not melds, ruleset.name, 2)) == 1
     ctx = _context(hand, winning, unique)
     summary = summarize(tuple(held))
     readings: list[Reading] = []

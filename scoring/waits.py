@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import GROUP_OF, GROUP_START, group_parts, part_status, part_status_plus_one
+from scoring.decompose import GROUP_START, group_parts, part_status, part_status_plus_one
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
 from scoring.limits import best_irregular, irregular_candidates
@@ -20,34 +20,42 @@ from scoring.tiles import INDEX, KINDS, code_of, format_tiles
 
 @lru_cache(maxsize=1 << 14)
 def wait_kinds(
-    counts: tuple[int, ...], held: tuple[int, ...], concealed_only: bool, ruleset: str
+    counts: tuple[int, ...], held: tuple[int, ...], concealed_only: bool, ruleset: str, stop: int = 0
 ) -> tuple[int, ...]:
-    """Kind indices that complete `counts` (the concealed tiles) into a winning shape.
+    """Kind indices (ascending) that complete `counts` (the concealed tiles) into a winning shape.
 
     `held` counts the concealed tiles plus the declared melds (to skip kinds held four times);
-    irregular shapes count only when `concealed_only` (no declared melds).
+    irregular shapes count only when `concealed_only` (no declared melds). With `stop` > 0 the search ends
+    once that many waits are found (enough to tell a single wait from several).
     """
-    rules = get_ruleset(ruleset)
-    irregular = irregular_candidates(counts) if concealed_only else ()
     parts = group_parts(counts)
     status = [part_status(part, honours) for part, honours in parts]
-    after = [part_status_plus_one(part, honours) for part, honours in parts]
     zeros, pairs = status.count(0), status.count(2)
-    work = list(counts)
-    found: list[int] = []
-    for kind in range(KINDS):
-        if held[kind] >= 4:
-            continue
-        group = GROUP_OF[kind]
-        old, new = status[group], after[group][kind - GROUP_START[group]]
-        if new and zeros == (old == 0) and pairs - (old == 2) + (new == 2) == 1:
-            found.append(kind)
-        elif kind in irregular:
+    # one added tile changes one group: every other group must already split
+    groups = range(4) if zeros == 0 else (status.index(0),) if zeros == 1 else ()
+    found: set[int] = set()
+    for group in groups:
+        old = status[group]
+        other_pairs = pairs - (old == 2)
+        start = GROUP_START[group]
+        for i, new in enumerate(part_status_plus_one(*parts[group])):
+            if new and other_pairs + (new == 2) == 1 and held[start + i] < 4:
+                found.add(start + i)
+                if len(found) == stop:
+                    return tuple(sorted(found))
+    if concealed_only:
+        rules = get_ruleset(ruleset)
+        work = list(counts)
+        for kind in irregular_candidates(counts):
+            if kind in found or held[kind] >= 4:
+                continue
             work[kind] += 1
             if best_irregular(rules.limit_hands, tuple(work), rules.options) is not None:
-                found.append(kind)
+                found.add(kind)
+                if len(found) == stop:
+                    break
             work[kind] -= 1
-    return tuple(found)
+    return tuple(sorted(found))
 
 
 def waits(concealed: Sequence[str], melds: Sequence[Meld] = (), ruleset: str = "app") -> list[str]:
