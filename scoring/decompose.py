@@ -8,7 +8,7 @@ or a wait tested twice, is split once.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
+from itertools import chain, product
 from typing import NamedTuple
 
 Piece = tuple[str, int]  # ("chow" | "pung" | "pair", kind index of its lowest tile)
@@ -87,17 +87,25 @@ def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]
         pair_groups += rest == 2
     if pair_groups != 1:
         return ()
-    options: list[list[tuple[tuple[Piece, ...], bool]]] = []
-    for lo, hi, honours in _GROUPS:
-        splits = _group_splits(counts[lo:hi], honours)
+    options = []
+    for group, (lo, hi, _) in enumerate(_GROUPS):
+        splits = _group_pieces(counts[lo:hi], group)
         if not splits:
             return ()
-        options.append([(tuple((kind, tile + lo) for kind, tile in pieces), pair) for pieces, pair in splits])
-    out: list[Decomposition] = []
-    for combo in product(*options):
-        if sum(pair for _, pair in combo) == 1:
-            out.append(tuple(piece for part, _ in combo for piece in part))
-    return tuple(out)
+        options.append(splits)
+    return tuple(tuple(chain.from_iterable(combo)) for combo in product(*options))
+
+
+@lru_cache(maxsize=1 << 15)
+def _group_pieces(part: tuple[int, ...], group: int) -> tuple[tuple[Piece, ...], ...]:
+    """Splits of one group in whole-hand kind indices; with the pair if its size is 2 mod 3, else without."""
+    lo, _, honours = _GROUPS[group]
+    with_pair = sum(part) % 3 == 2
+    return tuple(
+        tuple((kind, tile + lo) for kind, tile in pieces)
+        for pieces, has_pair in _group_splits(part, honours)
+        if has_pair == with_pair
+    )
 
 
 def _sets_only(work: list[int], honours: bool) -> bool:
