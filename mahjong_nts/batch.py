@@ -175,12 +175,58 @@ def run(args: argparse.Namespace, reader_factory: Any = None) -> int:
 
 def run_batch(options: BatchOptions, reader_factory: Any, stdout: TextIO | None = None) -> int:
     """Do the batch; returns the exit code. Raises BatchUsageError for bad usage."""
-    from mahjong_nts.batch_outputs import atomic_write_text, write_csv, write_jsonl
     from mahjong_nts.batch_record import Journal, is_done, read_records
-    from mahjong_nts.batch_report import render_report
+
+    folder, out_dir, jobs = _prepare(options)
+    journal_path = out_dir / RESULTS_JSONL
+    earlier = read_records(journal_path) if options.resume else {}
+    records: dict[str, dict[str, Any]] = {
+        job.rel: earlier[job.rel] for job in jobs if is_done(earlier.get(job.rel), job.fingerprint, out_dir)
+    }
+    todo = [job for job in jobs if job.rel not in records]
+    workers = PhotoWorkers(min(options.workers, max(len(todo), 1)), reader_factory, out_dir)
+    interrupted, stopped_by = False, None
+    with _terminate_as_interrupt():
+        try:
+            if todo:
+                workers.start()  # before the record is touched: missing models change nothing
+        except BaseException as problem:
+            workers.close()
+            if isinstance(problem, WorkerStartError):
+                raise BatchUsageError(str(problem)) from None
+            raise
+        progress = Progress(len(jobs), len(records), options.progress)
+        try:
+            with Journal(journal_path, [records[job.rel] for job in jobs if job.rel in records]) as journal:
+                for record in workers.run(todo):
+                    records[record["file"]] = record  # first: an interrupt during the append keeps it
+                    journal.append(record)
+                    progress.update(record)
+        except KeyboardInterrupt:
+            interrupted = True
+        except WorkerStartError as problem:  # a later worker could not load the models
+            interrupted, stopped_by = True, str(problem)
+        finally:
+            workers.close()
+            progress.close()
+
+    final = [records[job.rel] for job in jobs if job.rel in records]
+    summary = _summary(final, len(jobs), len(jobs) - len(todo), out_dir, interrupted)
+    _write_outputs(final, out_dir, folder.name, options, summary)
+    print(json.dumps(summary), file=stdout or sys.stdout)
+    print(_summary_line(summary), file=sys.stderr)
+    if stopped_by:
+        print(f"mahjong-nts batch: {stopped_by}", file=sys.stderr)
+        return 2
+    if interrupted:
+        return 130
+    return 1 if summary["errors"] else 0
+
+
+def _prepare(options: BatchOptions) -> tuple[Path, Path, list[Any]]:
+    """The folder, the output folder (created) and one job per photo; BatchUsageError when impossible."""
     from mahjong_nts.batch_sidecar import FolderError
 
-    stdout = stdout or sys.stdout
     folder = options.folder.resolve()
     if not folder.is_dir():
         raise BatchUsageError(f"no such folder: {options.folder}")
@@ -194,60 +240,30 @@ def run_batch(options: BatchOptions, reader_factory: Any, stdout: TextIO | None 
         hint = "" if options.recursive else " (add --recursive for subfolders)"
         raise BatchUsageError(f"no JPEG, PNG or WebP photos in {options.folder}{hint}")
     try:
-        jobs = make_jobs(folder, photos)
+        return folder, out_dir, make_jobs(folder, photos)
     except FolderError as problem:
         raise BatchUsageError(str(problem)) from None
 
-    journal_path = out_dir / RESULTS_JSONL
-    earlier = read_records(journal_path) if options.resume else {}
-    records: dict[str, dict[str, Any]] = {
-        job.rel: earlier[job.rel] for job in jobs if is_done(earlier.get(job.rel), job.fingerprint, out_dir)
-    }
-    todo = [job for job in jobs if job.rel not in records]
-    workers = PhotoWorkers(min(options.workers, max(len(todo), 1)), reader_factory, out_dir)
-    interrupted = False
-    with _terminate_as_interrupt():
-        if todo:
-            try:
-                workers.start()
-            except WorkerStartError as problem:
-                workers.close()
-                raise BatchUsageError(str(problem)) from None
-        progress = Progress(len(jobs), len(records), options.progress)
-        stopped_by: str | None = None
-        try:
-            with Journal(journal_path, [records[job.rel] for job in jobs if job.rel in records]) as journal:
-                for record in workers.run(todo):
-                    records[record["file"]] = record  # first: an interrupt during the append keeps it
-                    journal.append(record)
-                    progress.update(record)
-        except KeyboardInterrupt:
-            interrupted = True
-        except WorkerStartError as problem:
-            interrupted, stopped_by = True, str(problem)
-        finally:
-            workers.close()
-            progress.close()
 
-    final = [records[job.rel] for job in jobs if job.rel in records]
+def _write_outputs(
+    final: Sequence[dict[str, Any]], out_dir: Path, title: str, options: BatchOptions, summary: dict[str, Any]
+) -> None:
+    """results.jsonl (sorted, replacing the record), results.csv and report.html, each atomically."""
+    from mahjong_nts.batch_outputs import atomic_write_text, write_csv, write_jsonl
+    from mahjong_nts.batch_report import render_report
+
     note = None
-    if interrupted:
-        note = f"Interrupted: {len(final)} of {len(jobs)} photos done. Run again with --resume to finish."
-    write_jsonl(journal_path, final)
+    if summary["interrupted"]:
+        note = (
+            f"Interrupted: {summary['done']} of {summary['photos']} photos done. "
+            "Run again with --resume to finish."
+        )
+    write_jsonl(out_dir / RESULTS_JSONL, final)
     write_csv(out_dir / RESULTS_CSV, final)
     report = render_report(
-        final, out_dir, f"Mahjong hands: {folder.name}", options.low_confidence, options.embed_images, note
+        final, out_dir, f"Mahjong hands: {title}", options.low_confidence, options.embed_images, note
     )
     atomic_write_text(out_dir / REPORT_HTML, report)
-    summary = _summary(final, len(jobs), len(jobs) - len(todo), out_dir, interrupted)
-    print(json.dumps(summary), file=stdout)
-    print(_summary_line(summary), file=sys.stderr)
-    if stopped_by:
-        print(f"mahjong-nts batch: {stopped_by}", file=sys.stderr)
-        return 2
-    if interrupted:
-        return 130
-    return 1 if summary["errors"] else 0
 
 
 def _summary(
