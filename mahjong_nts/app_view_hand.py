@@ -49,9 +49,9 @@ class HandOutcome:
 
 
 def tile_label(code: str, lang: str) -> str:
-    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "🀫 · omgekeerd"."""
+    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "▮ · omgekeerd"."""
     if code == BACK:
-        return f"🀫 · {t(lang, 'face_down')}"
+        return f"▮ · {t(lang, 'face_down')}"
     return f"{code} · {tile_name(code, lang)}"
 
 
@@ -61,13 +61,17 @@ def tiles_text(tiles: Sequence[str], lang: str) -> str:
     return f"{format_tiles(tiles)} ({', '.join(names)})"
 
 
-def show_problem(problem: InputError, lang: str) -> None:
-    """A problem as one message in the page, in the player's language where the app knows the words."""
+def problem_text(problem: InputError, lang: str) -> str:
+    """A problem in the player's language where the app knows the words, else the scorer's one line."""
     if isinstance(problem, HandProblem):
-        say = st.info if problem.key in WAITING_FOR_INPUT else st.error
-        say(t(lang, problem.key, **problem.params))
-    else:
-        st.error(t(lang, "input_error", message=str(problem)))
+        return t(lang, problem.key, **problem.params)
+    return t(lang, "input_error", message=str(problem))
+
+
+def show_problem(problem: InputError, lang: str) -> None:
+    """A problem as one message in the page: a hint while the hand is unfinished, else an error."""
+    waiting = isinstance(problem, HandProblem) and problem.key in WAITING_FOR_INPUT
+    (st.info if waiting else st.error)(problem_text(problem, lang))
 
 
 # --- photo ----------------------------------------------------------------------------------------

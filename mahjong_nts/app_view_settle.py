@@ -18,6 +18,7 @@ from mahjong_nts.app_view_hand import (
     HandOutcome,
     face_down_help,
     notation_box,
+    problem_text,
     score_view,
     set_switches,
     timed_evaluate,
@@ -41,6 +42,12 @@ def seat_names(lang: str, evening: Evening | None) -> dict[str, str]:
             )
         names[seat] = typed.strip() or wind_name(lang, seat)
     return names
+
+
+def seat_title(lang: str, seat: str, name: str) -> str:
+    """ "Anna (Oost)", or just "Oost" while no name was typed."""
+    wind = wind_name(lang, seat)
+    return wind if name == wind else t(lang, "name_wind", name=name, wind=wind)
 
 
 def loser_editor(seat: str, reading: PhotoReading | None) -> HandEditor:
@@ -92,7 +99,14 @@ def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
             st.number_input(t(lang, "winner_score"), min_value=0, step=2, key=f"{SETTLE_PREFIX}typed-score")
         )
     if result is None or not result.get("valid"):
-        reason = reason_text(lang, result) if result is not None else str(outcome.evaluation.problem or "")
+        problem = outcome.evaluation.problem
+        reason = (
+            reason_text(lang, result)
+            if result is not None
+            else problem_text(problem, lang)
+            if problem
+            else ""
+        )
         st.warning(t(lang, "winner_hand_invalid", reason=reason))
     elif outcome.editor.seat_wind != winner:
         st.info(
@@ -109,7 +123,7 @@ def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
 def loser_score(deps: AppDeps, lang: str, seat: str, name: str, outcome: HandOutcome) -> tuple[int, bool]:
     """One loser's box: typed score or counted from their hand, and the dead-hand switch."""
     with st.container(border=True):
-        st.markdown(f"**{t(lang, 'loser', name=name, wind=wind_name(lang, seat))}**")
+        st.markdown(f"**{seat_title(lang, seat, name)}**")
         mode = st.radio(
             t(lang, "loser_score"),
             ("typed", "hand"),
@@ -135,7 +149,8 @@ def settlement_frame(settlement: Settlement, lang: str) -> pd.DataFrame:
     return pd.DataFrame(
         {
             t(lang, "col_seat"): [
-                wind_name(lang, str(r["seat"])) + (" 🀄" if r["winner"] else "") for r in rows
+                wind_name(lang, str(r["seat"])) + (f" ({t(lang, 'winner').lower()})" if r["winner"] else "")
+                for r in rows
             ],
             t(lang, "col_name"): [r["name"] for r in rows],
             t(lang, "col_score"): [r["score"] for r in rows],
@@ -175,7 +190,7 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
         t(lang, "winner"),
         (*SEATS, DRAW),
         index=default_winner,
-        format_func=lambda s: t(lang, "draw") if s == DRAW else f"{wind_name(lang, s)} ({names[s]})",
+        format_func=lambda s: t(lang, "draw") if s == DRAW else seat_title(lang, s, names[s]),
         horizontal=True,
         key=f"{SETTLE_PREFIX}winner-{outcome.editor.seat_wind}",  # follows the Hand tab's seat wind
     )

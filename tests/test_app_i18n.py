@@ -1,0 +1,49 @@
+"""Every text the app asks for exists in Dutch and English, with the same fields to fill in."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from mahjong_nts.app_hand import RULESETS, SET_KINDS, WIN_FLAGS, WINDS
+from mahjong_nts.app_i18n import STRINGS, item_name, reason_text, t
+
+APP_SOURCES = sorted((Path(__file__).resolve().parent.parent / "mahjong_nts").glob("app_*.py"))
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_key_used_in_the_app_exists() -> None:
+    used = set()
+    for path in APP_SOURCES:
+        used |= set(
+            re.findall(r"\bt\(\s*(?:st\.session_state\[\"lang\"\]|lang)\s*,\s*\"(\w+)\"", path.read_text())
+        )
+    used |= {f"kind_{k}" for k in (*SET_KINDS, "kong", "pair", "seven_pairs", "loose")}
+    used |= (
+        {f"flag_{f}" for f in WIN_FLAGS} | {f"wind_{w}" for w in WINDS} | {f"ruleset_{r}" for r in RULESETS}
+    )
+    assert len(used) > 100
+    assert sorted(used - set(STRINGS)) == []
+
+
+@pytest.mark.parametrize("key", sorted(STRINGS))
+def test_both_languages_fill_the_same_fields(key: str) -> None:
+    dutch, english = STRINGS[key]
+    assert dutch.strip() and english.strip()
+    assert fields(dutch) == fields(english)
+
+
+def test_reasons_and_item_names_follow_the_language() -> None:
+    result = {"reason_code": "too_few_doublings", "reason": "too few doublings"}
+    assert reason_text("nl", result) == "te weinig verdubbelingen"
+    assert reason_text("en", result) == "too few doublings"
+    assert reason_text("nl", {"reason_code": "something_new", "reason_nl": "iets nieuws"}) == "iets nieuws"
+    item = {"name": "Schoon spel", "name_en": "Clean hand", "doublings": 1}
+    assert (item_name("nl", item), item_name("en", item)) == ("Schoon spel", "Clean hand")
+    assert t("en", "valid", total=136) == "Valid mahjong: 136 points"
