@@ -146,21 +146,6 @@ def part_status(part: tuple[int, ...], honours: bool) -> int:
     return 0
 
 
-@lru_cache(maxsize=1 << 15)
-def part_status_plus_one(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
-    """part_status after adding one tile at each index of the group (0 where it already holds 4)."""
-    out = []
-    work = list(part)
-    for i, n in enumerate(part):
-        if n >= 4 or (n == 0 and (honours or not any(part[max(0, i - 2) : i + 3]))):
-            out.append(0)  # a fifth tile, or a lone tile that touches nothing
-            continue
-        work[i] += 1
-        out.append(part_status(tuple(work), honours))
-        work[i] -= 1
-    return tuple(out)
-
-
 def group_parts(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:
     """The four groups (m, p, s, honours) of a 34-count tuple, with their honours flag."""
     return [(counts[lo:hi], honours) for lo, hi, honours in _GROUPS]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import GROUP_START, group_parts, part_status, part_status_plus_one
+from scoring.decompose import GROUP_START, group_parts, part_status
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
 from scoring.limits import best_irregular, irregular_candidates
@@ -35,11 +35,17 @@ def wait_kinds(
     groups = range(4) if zeros == 0 else (status.index(0),) if zeros == 1 else ()
     found: set[int] = set()
     for group in groups:
-        old = status[group]
-        other_pairs = pairs - (old == 2)
+        part, honours = parts[group]
+        other_pairs = pairs - (status[group] == 2)
         start = GROUP_START[group]
-        for i, new in enumerate(part_status_plus_one(*parts[group])):
-            if new and other_pairs + (new == 2) == 1 and held[start + i] < 4:
+        work = list(part)
+        for i, n in enumerate(part):
+            if held[start + i] >= 4 or (n == 0 and (honours or not any(part[max(0, i - 2) : i + 3]))):
+                continue  # a fifth tile, or a lone tile that touches nothing
+            work[i] += 1
+            new = part_status(tuple(work), honours)
+            work[i] -= 1
+            if new and other_pairs + (new == 2) == 1:
                 found.add(start + i)
                 if len(found) == stop:
                     return tuple(sorted(found))
