@@ -19,6 +19,14 @@ from scoring.tiles import INDEX, KINDS, code_of, format_tiles
 
 
 @lru_cache(maxsize=1 << 14)
+def _touching(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
+    """Indices of a group where a new tile can join a set or pair: held, or (suits) near a held one."""
+    if honours:
+        return tuple(i for i, n in enumerate(part) if n)
+    return tuple(i for i in range(len(part)) if any(part[max(0, i - 2) : i + 3]))
+
+
+@lru_cache(maxsize=1 << 14)
 def wait_kinds(
     counts: tuple[int, ...], held: tuple[int, ...], concealed_only: bool, ruleset: str, stop: int = 0
 ) -> tuple[int, ...]:
@@ -39,9 +47,9 @@ def wait_kinds(
         other_pairs = pairs - (status[group] == 2)
         start = GROUP_START[group]
         work = list(part)
-        for i, n in enumerate(part):
-            if held[start + i] >= 4 or (n == 0 and (honours or not any(part[max(0, i - 2) : i + 3]))):
-                continue  # a fifth tile, or a lone tile that touches nothing
+        for i in _touching(part, honours):
+            if held[start + i] >= 4:
+                continue  # there is no fifth tile
             work[i] += 1
             new = part_status(tuple(work), honours)
             work[i] -= 1
