@@ -9,22 +9,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
-import multiprocessing.connection
 import os
 import re
 import signal
 import sys
-import threading
-from collections import deque
-from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mahjong_nts.batch_outputs import outcome_counts
+
+if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch really runs
+    from mahjong_nts.batch_photo import PhotoJob, ReaderFactory
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 DEFAULT_OUT_NAME = "mahjong-nts-report"
@@ -86,7 +83,7 @@ def _workers(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must be 1 or more (0 = one per CPU core)")
-    return value or _cpu_cores()
+    return value or (os.cpu_count() or 1)
 
 
 def _fraction(text: str) -> float:
@@ -147,7 +144,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def run(args: argparse.Namespace, reader_factory: Any = None) -> int:
+def run(args: argparse.Namespace, reader_factory: ReaderFactory | None = None) -> int:
     """The `batch` subcommand; `reader_factory(threads)` builds each worker's tile reader (tests inject)."""
     from mahjong_nts.batch_photo import RecognizerReader
 
@@ -173,9 +170,10 @@ def run(args: argparse.Namespace, reader_factory: Any = None) -> int:
         return 2
 
 
-def run_batch(options: BatchOptions, reader_factory: Any, stdout: TextIO | None = None) -> int:
+def run_batch(options: BatchOptions, reader_factory: ReaderFactory, stdout: TextIO | None = None) -> int:
     """Do the batch; returns the exit code. Raises BatchUsageError for bad usage."""
     from mahjong_nts.batch_record import Journal, is_done, read_records
+    from mahjong_nts.batch_workers import PhotoWorkers, WorkerStartError
 
     folder, out_dir, jobs = _prepare(options)
     journal_path = out_dir / RESULTS_JSONL
@@ -223,7 +221,7 @@ def run_batch(options: BatchOptions, reader_factory: Any, stdout: TextIO | None 
     return 1 if summary["errors"] else 0
 
 
-def _prepare(options: BatchOptions) -> tuple[Path, Path, list[Any]]:
+def _prepare(options: BatchOptions) -> tuple[Path, Path, list[PhotoJob]]:
     """The folder, the output folder (created) and one job per photo; BatchUsageError when impossible."""
     from mahjong_nts.batch_sidecar import FolderError
 
@@ -331,7 +329,7 @@ def find_photos(folder: Path, recursive: bool, out_dir: Path) -> list[Path]:
     return sorted(found, key=order)
 
 
-def make_jobs(folder: Path, photos: Sequence[Path]) -> list[Any]:
+def make_jobs(folder: Path, photos: Sequence[Path]) -> list[PhotoJob]:
     """One PhotoJob per photo, with context and fingerprint; raises FolderError for a bad defaults.json."""
     from mahjong_nts.batch_photo import PhotoJob
     from mahjong_nts.batch_record import fingerprint
@@ -348,160 +346,6 @@ def make_jobs(folder: Path, photos: Sequence[Path]) -> list[Any]:
             key = "missing"
         jobs.append(PhotoJob(rel=rel, path=str(path), fingerprint=key, context=context))
     return jobs
-
-
-# --- workers ------------------------------------------------------------------------------------------------
-
-
-DIED = "the worker process died reading this photo (crash or out of memory); --resume tries it again"
-
-
-class WorkerStartError(RuntimeError):
-    """The tile reader cannot start in a worker (models missing, ...): nothing can be read."""
-
-
-_reader: Any = None
-_start_error: str | None = None
-_out_dir: Path | None = None
-
-
-def _init_worker(reader_factory: Any, threads: int, out_dir: Path) -> None:
-    """Worker initializer: one reader (one model session) per process; Ctrl-C is the parent's to handle."""
-    global _reader, _start_error, _out_dir
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
-    _out_dir = out_dir
-    try:
-        _reader = reader_factory(threads)
-    except Exception as problem:
-        from mahjong_nts.batch_photo import one_line
-
-        _start_error = f"cannot start the tile recognizer: {type(problem).__name__}: {one_line(problem)}"
-
-
-def _exit_with_parent() -> None:
-    """A worker whose parent was killed (SIGKILL, OOM killer) exits instead of idling on forever."""
-    parent = multiprocessing.parent_process()
-    if parent is not None and parent.sentinel is not None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)
-
-
-def _worker_ready() -> str | None:
-    return _start_error
-
-
-def _read_photo(job: Any) -> dict[str, Any]:
-    from mahjong_nts.batch_photo import process_photo
-
-    if _start_error is not None or _out_dir is None:
-        raise WorkerStartError(_start_error or "worker not started")
-    return process_photo(job, _reader, _out_dir)
-
-
-def _cpu_cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-class PhotoWorkers:
-    """N worker processes reading photos; a dead worker is replaced and its photos retried once, alone."""
-
-    def __init__(self, count: int, reader_factory: Any, out_dir: Path) -> None:
-        self.count = max(1, count)
-        self.threads = max(1, _cpu_cores() // self.count)  # ONNX Runtime threads per worker
-        self._factory = reader_factory
-        self._out_dir = out_dir
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.count,
-            mp_context=multiprocessing.get_context("spawn"),  # no inherited threads or sessions
-            initializer=_init_worker,
-            initargs=(self._factory, self.threads, self._out_dir),
-        )
-
-    def start(self) -> None:
-        """Start the workers and check that one can read photos; raises WorkerStartError otherwise."""
-        self._pool = self._new_pool()
-        try:
-            problem = self._pool.submit(_worker_ready).result()
-        except BrokenProcessPool:
-            problem = "a worker process died while starting"
-        if problem:
-            raise WorkerStartError(problem)
-
-    def run(self, jobs: Sequence[Any]) -> Iterator[dict[str, Any]]:
-        """Records in the order photos finish. At most `count` photos are in flight at a time."""
-        queue = deque(jobs)
-        retried: set[str] = set()  # photos in flight when a worker died: tried once more, alone
-        while queue:
-            pool = self._pool = self._pool or self._new_pool()
-            in_flight: dict[Future[dict[str, Any]], Any] = {}
-            broken = False
-            while (queue or in_flight) and not broken:
-                while queue and len(in_flight) < self.count:
-                    alone = queue[0].rel in retried or any(job.rel in retried for job in in_flight.values())
-                    if alone and in_flight:
-                        break
-                    job = queue.popleft()
-                    try:
-                        in_flight[pool.submit(_read_photo, job)] = job
-                    except BrokenProcessPool:
-                        queue.appendleft(job)
-                        broken = True
-                        break
-                    if alone:
-                        break
-                if broken:
-                    break
-                done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-                for future in done:
-                    job = in_flight.pop(future)
-                    try:
-                        record = future.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        in_flight[future] = job  # handled with the others below
-                        continue
-                    except WorkerStartError:
-                        raise  # a later worker could not load its reader: nothing more can be read
-                    except Exception as problem:  # pickling or another executor failure: this photo's error
-                        record = _failed_record(job, f"worker failed: {type(problem).__name__}: {problem}")
-                    yield record
-            if broken:
-                victims = []
-                for future, job in in_flight.items():
-                    if future.done() and future.exception() is None:
-                        yield future.result()
-                    else:
-                        victims.append(job)
-                for job in reversed(victims):
-                    if job.rel in retried:
-                        yield _failed_record(job, DIED, retry=True)
-                    else:
-                        retried.add(job.rel)
-                        queue.appendleft(job)
-                pool.shutdown(wait=True, cancel_futures=True)
-                self._pool = None
-
-    def close(self) -> None:
-        """Stop the workers after the photos in flight (Ctrl-C lands here too)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-
-
-def _failed_record(job: Any, error: str, retry: bool = False) -> dict[str, Any]:
-    from mahjong_nts.batch_photo import new_record
-
-    record = new_record(job, error)
-    if retry:
-        record["retry"] = True  # --resume tries this photo again
-    return record
 
 
 class _terminate_as_interrupt:
