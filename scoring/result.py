@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 REASONS: dict[str, tuple[str, str]] = {
     "no_winning_shape": (
@@ -15,8 +15,7 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class ScoreItem:
+class ScoreItem(NamedTuple):
     """One line of the breakdown: a rule that applied, worth points or doublings."""
 
     name: str
@@ -32,8 +31,7 @@ class ScoreItem:
         return out
 
 
-@dataclass(frozen=True)
-class ScoredSet:
+class ScoredSet(NamedTuple):
     """A set as the score read it: chow, pung, kong, pair, seven_pairs or loose tiles."""
 
     kind: str

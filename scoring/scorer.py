@@ -225,21 +225,22 @@ def _regular_result(hand: Hand, scored: _Scored) -> ScoreResult:
 
 def _sets(reading: Reading) -> tuple[ScoredSet, ...]:
     """Declared melds, then concealed sets, then pairs, then loose tiles; the winning set marked."""
-    order = {"kong": 0, "pung": 0, "chow": 0, "pair": 1, "loose": 2}
-    indexed = [(block, i == reading.winning) for i, block in enumerate(reading.blocks)]
-    indexed += [(block, False) for block in reading.extra]
-    indexed.sort(key=lambda item: (not item[0].declared, order[item[0].kind]))
-    out = []
+    melds: list[ScoredSet] = []
+    sets: list[ScoredSet] = []
+    pairs: list[ScoredSet] = []
     loose: list[str] = []
-    for block, winning in indexed:
-        if block.kind == "loose":
+    for i, block in enumerate((*reading.blocks, *reading.extra)):
+        kind = block.kind
+        if kind == "loose":
             loose.append(code_of(block.tile))
             continue
+        winning = i == reading.winning
         tiles = "1p1s" if winning and reading.pe_ling else block_tiles(block)
-        out.append(ScoredSet(block.kind, tiles, block.open, winning))
+        shown = ScoredSet(kind, tiles, block.open, winning)
+        (melds if block.declared else pairs if kind == "pair" else sets).append(shown)
     if loose:
-        out.append(ScoredSet("loose", format_tiles(loose), False))
-    return tuple(out)
+        pairs.append(ScoredSet("loose", format_tiles(loose), False))
+    return (*melds, *sets, *pairs)
 
 
 def _irregular_sets(hand: Hand, ruleset: Ruleset) -> tuple[ScoredSet, ...]:
