@@ -60,7 +60,7 @@ def plan_hand(codes: Sequence[str], rows: Sequence[int], given: Mapping[str, Any
             hand[key] = given[key]
         elif key != "self_drawn" or hand["role"] == "winner":  # role comes first; a loser drew nothing
             hand[key] = STATED_DEFAULTS[key]
-            assumed.append(f"{key} {_show(STATED_DEFAULTS[key])}")
+            assumed.append(f"{key} {show_value(STATED_DEFAULTS[key])}")
     role = hand["role"] if hand["role"] in HAND_SIZE else "winner"
 
     read_bonus = [code for code in codes if is_bonus(code)]
@@ -91,7 +91,8 @@ def plan_hand(codes: Sequence[str], rows: Sequence[int], given: Mapping[str, Any
     return PlannedHand(hand, tuple(assumed))
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A context value as written in JSON: true/false, [last_tile], E."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
@@ -115,6 +116,9 @@ def _given_melds(value: Any) -> list[tuple[list[str], bool]]:
     for meld in value:
         if not isinstance(meld, Mapping) or "tiles" not in meld:
             raise InputError("each meld must be an object with 'tiles' (and 'open')")
+        unknown = sorted(set(meld) - {"tiles", "open"})
+        if unknown:
+            raise InputError(f"unknown key '{unknown[0]}' in a meld (allowed: tiles, open)")
         is_open = meld.get("open", True)
         if not isinstance(is_open, bool):
             raise InputError("a meld's 'open' must be true or false")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from mahjong_nts.batch_hand import STATED_DEFAULTS
+from mahjong_nts.batch_hand import STATED_DEFAULTS, show_value
 from mahjong_nts.batch_outputs import confidence_stats, hand_text, outcome_counts, reading_text
 
 CSS = """
@@ -72,7 +72,7 @@ def render_report(
 
 def _summary(records: Sequence[Mapping[str, Any]], low_confidence: float) -> str:
     counts = outcome_counts(records)
-    defaults = ", ".join(f"{key} {_show(value)}" for key, value in STATED_DEFAULTS.items())
+    defaults = ", ".join(f"{key} {show_value(value)}" for key, value in STATED_DEFAULTS.items())
     rows = []
     for number, record in enumerate(records, start=1):
         result = record.get("result") or {}
@@ -102,14 +102,6 @@ def _summary(records: Sequence[Mapping[str, Any]], low_confidence: float) -> str
         + "".join(rows)
         + "</tbody></table></section>"
     )
-
-
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "none"
-    return str(value)
 
 
 def image_src(record: Mapping[str, Any], out_dir: Path, embed: bool) -> str | None:
@@ -151,7 +143,7 @@ def _facts(record: Mapping[str, Any]) -> str:
     if hand:
         facts.append(("Tiles used", hand_text(hand)))
         context = ", ".join(
-            f"{label} {_show(hand[key])}"
+            f"{label} {show_value(hand[key])}"
             for key, label in (
                 ("seat_wind", "seat"),
                 ("prevailing_wind", "prevailing"),

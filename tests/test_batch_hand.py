@@ -128,6 +128,7 @@ def test_no_tiles_and_no_sidecar_is_an_error() -> None:
         ({"melds": "111z"}, "'melds' must be a list"),
         ({"melds": [{"open": True}]}, "each meld must be an object with 'tiles'"),
         ({"melds": [{"tiles": "111z", "open": "yes"}]}, "'open' must be true or false"),
+        ({"melds": [{"tiles": "111z", "kind": "pung"}]}, "unknown key 'kind' in a meld"),
     ],
 )
 def test_malformed_tile_fields_name_the_problem(given: dict, message: str) -> None:
