@@ -7,26 +7,35 @@ from __future__ import annotations
 
 import contextlib
 import weakref
-from collections import Counter
 
 from scoring.errors import InputError
 from scoring.hand import FLAGS, ROLES, WINDS, Hand, Meld, meld_kind
 from scoring.rulesets import RULESET_NAMES, get_ruleset
-from scoring.tiles import INDEX, KINDS, format_tiles
+from scoring.tiles import INDEX, KINDS, TILE_CODES, format_tiles
 
 _SELF_DRAWN_ONLY = ("last_tile", "kong_replacement", "kong_on_kong")
 
 
+_PLAYING = frozenset(TILE_CODES[:KINDS])
+_BONUS = frozenset(TILE_CODES[KINDS:])
+
+
 def _check_tiles(where: str, tiles: tuple[str, ...], bonus: bool) -> None:
     """Every code is a known tile of the right family (playing tiles, or flowers/seasons for bonus)."""
-    if not isinstance(tiles, tuple | list):
+    if not isinstance(tiles, (tuple, list)):
         raise InputError(f"{where}: expected a sequence of tile codes, not {type(tiles).__name__}")
+    allowed = _BONUS if bonus else _PLAYING
+    try:
+        if all(code in allowed for code in tiles):
+            return
+    except TypeError:  # an unhashable element: reported below
+        pass
     for code in tiles:
         if not isinstance(code, str) or code not in INDEX:
             raise InputError(f"{where}: unknown tile {code!r}")
-        if bonus and INDEX[code] < KINDS:
+        if bonus and code not in _BONUS:
             raise InputError(f"{where}: {code!r} is no flower or season")
-        if not bonus and INDEX[code] >= KINDS:
+        if not bonus and code not in _PLAYING:
             raise InputError(f"{where}: flower/season {code!r} belongs in bonus, not in a set")
 
 
@@ -124,7 +133,7 @@ def _validate(hand: Hand) -> None:
             raise InputError(f"{key} must be one of E, S, W, N, not {getattr(hand, key)!r}")
     _check_tiles("concealed", hand.concealed, bonus=False)
     _check_tiles("bonus", hand.bonus, bonus=True)
-    if not isinstance(hand.melds, tuple | list):
+    if not isinstance(hand.melds, (tuple, list)):
         raise InputError("melds must be a sequence of melds")
     kinds = [_check_meld(meld) for meld in hand.melds]
     kongs = kinds.count("kong")
@@ -132,18 +141,21 @@ def _validate(hand: Hand) -> None:
         raise InputError(
             f"bonus tiles are not played under ruleset {hand.ruleset!r} (got {format_tiles(hand.bonus)!r})"
         )
-    for code, n in Counter(hand.bonus).items():
-        if n > 1:
-            raise InputError(f"bonus: {n} of {code!r}; each flower and season exists once")
-    counts = Counter(hand.concealed)
+    if len(set(hand.bonus)) != len(hand.bonus):
+        code = next(code for code in hand.bonus if hand.bonus.count(code) > 1)
+        raise InputError(f"bonus: {hand.bonus.count(code)} of {code!r}; each flower and season exists once")
+    counts = [0] * KINDS
+    for code in hand.concealed:
+        counts[INDEX[code]] += 1
     for meld in hand.melds:
-        counts.update(meld.tiles)
-    for code, n in counts.items():
-        if n > 4:
-            raise InputError(f"{n} of {code!r}; only 4 of each tile exist")
+        for code in meld.tiles:
+            counts[INDEX[code]] += 1
+    if max(counts) > 4:
+        kind = next(kind for kind, n in enumerate(counts) if n > 4)
+        raise InputError(f"{counts[kind]} of {TILE_CODES[kind]!r}; only 4 of each tile exist")
     if not isinstance(hand.self_drawn, bool):
         raise InputError("self_drawn must be true or false")
-    if not isinstance(hand.flags, frozenset | set):
+    if not isinstance(hand.flags, (frozenset, set)):
         raise InputError("flags must be a set of flag names")
     if hand.is_winner:
         if hand.winning_tile is None:
