@@ -216,7 +216,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # evening
     "choose_evening": ("Avond", "Evening"),
     "new_evening": ("— nieuwe avond —", "— new evening —"),
-    "evening_label": ("{name} ({games} spellen)", "{name} ({games} games)"),
+    "evening_label": ("{name} — {date}", "{name} — {date}"),
     "evening_name": ("Naam van de avond", "Name of the evening"),
     "players_in_order": (
         "Spelers: de eerste is Oost, dan Zuid, West en Noord (of laat de dobbelstenen de winden verdelen).",

@@ -13,7 +13,7 @@ from mahjong_nts.app_photo import one_line
 from mahjong_nts.app_scoreboard import Evening
 from mahjong_nts.app_settle import names_by_seat
 from mahjong_nts.app_view_evening import NEW_EVENING, render_evening_tab
-from mahjong_nts.app_view_hand import HandOutcome, render_hand_tab
+from mahjong_nts.app_view_hand import HandOutcome, render_hand_tab, set_game
 from mahjong_nts.app_view_settle import render_settle_tab
 from scoring import InputError
 
@@ -24,8 +24,7 @@ LANGUAGE_NAMES = {"nl": "Nederlands", "en": "English"}
 def init_state(deps: AppDeps) -> None:
     """Defaults of the page-wide state: language, the game's winds and ruleset, the open evening (newest)."""
     st.session_state.setdefault("lang", "nl")
-    st.session_state.setdefault("prevailing_wind", "E")
-    st.session_state.setdefault("ruleset", "app")
+    st.session_state.setdefault("game", {"prevailing_wind": "E", "ruleset": "app"})
     if "evening_choice" not in st.session_state:
         evenings = deps.store.evenings()
         st.session_state["evening_choice"] = evenings[0].id if evenings else NEW_EVENING
@@ -37,13 +36,11 @@ def open_evening(deps: AppDeps) -> Evening | None:
     evening = deps.store.evening(choice) if choice != NEW_EVENING else None
     if evening is None:
         return None
-    st.session_state["ruleset"] = evening.ruleset
     try:
         fixed = evening.fixed_prevailing_wind()
     except InputError:  # an nts session of 16 games is complete
         fixed = None
-    if fixed is not None:
-        st.session_state["prevailing_wind"] = fixed
+    set_game(ruleset=evening.ruleset, prevailing_wind=fixed)
     return evening
 
 

@@ -10,18 +10,15 @@ from mahjong_nts.app_deps import AppDeps
 from mahjong_nts.app_i18n import t, wind_name
 from mahjong_nts.app_scoreboard import Evening, evening_csv
 from mahjong_nts.app_settle import SEATS
+from mahjong_nts.app_view_hand import set_game
+from mahjong_nts.app_widgets import choice, labels_token
 from scoring import InputError
 from scoring.session import wind_for_dice
 
 NEW_EVENING = 0
 
 
-def evening_choice_options(deps: AppDeps) -> list[int]:
-    """Evening ids, newest first, then NEW_EVENING."""
-    return [e.id for e in deps.store.evenings()] + [NEW_EVENING]
-
-
-def create_evening(deps: AppDeps) -> None:
+def create_evening(deps: AppDeps, lang: str) -> None:
     """Callback of the new-evening form: seats in the order typed, or shared out by the dice."""
     names = [str(st.session_state.get(f"new-player-{n}", "")).strip() for n in range(4)]
     if st.session_state.get("new-draw-seats"):
@@ -30,7 +27,7 @@ def create_evening(deps: AppDeps) -> None:
         evening = deps.store.create_evening(
             str(st.session_state.get("new-name", "")),
             dict(zip(names, SEATS, strict=True)),
-            str(st.session_state.get("new-ruleset", "app")),
+            str(st.session_state.get(f"new-ruleset-{lang}", "app")),
         )
     except (InputError, OSError) as exc:
         st.session_state["flash"] = ("error", "evening_error", {"message": str(exc)})
@@ -42,7 +39,7 @@ def throw_dice(deps: AppDeps, number: int) -> None:
     """Callback: two dice, counted from East round the table, give the prevailing wind of the next game."""
     a, b = deps.rng.randint(1, 6), deps.rng.randint(1, 6)
     wind = wind_for_dice(a + b)
-    st.session_state["prevailing_wind"] = wind
+    set_game(prevailing_wind=wind)
     st.session_state["last_throw"] = (number, a, b, wind)
 
 
@@ -81,9 +78,11 @@ def new_evening_form(deps: AppDeps, lang: str) -> None:
             ("app", "nts"),
             format_func=lambda r: t(lang, f"ruleset_{r}"),
             horizontal=True,
-            key="new-ruleset",
+            key=f"new-ruleset-{lang}",
         )
-        st.form_submit_button(t(lang, "start_evening"), type="primary", on_click=create_evening, args=(deps,))
+        st.form_submit_button(
+            t(lang, "start_evening"), type="primary", on_click=create_evening, args=(deps, lang)
+        )
 
 
 def games_frame(evening: Evening, lang: str) -> pd.DataFrame:
@@ -121,7 +120,7 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
     except InputError:
         st.success(t(lang, "session_complete"))
         return
-    prevailing = st.session_state.get("prevailing_wind", "E")
+    prevailing = st.session_state["game"]["prevailing_wind"]
     if fixed is not None:
         st.markdown(f"{t(lang, 'next_prevailing', wind=wind_name(lang, fixed))} {t(lang, 'nts_fixed')}")
         prevailing = fixed
@@ -155,12 +154,16 @@ def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
 
 def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> None:
     """The whole Avond tab."""
-    options = evening_choice_options(deps)
-    st.selectbox(
+    evenings = {e.id: e for e in deps.store.evenings()}
+    choice(
+        st.selectbox,
         t(lang, "choose_evening"),
-        options,
-        format_func=lambda i: t(lang, "new_evening") if i == NEW_EVENING else evening_label(deps, lang, i),
-        key="evening_choice",
+        [*evenings, NEW_EVENING],
+        state=st.session_state,
+        field="evening_choice",
+        key="evening-picker",
+        labels=labels_token(lang),
+        format_func=lambda i: evening_label(lang, evenings[i]) if i in evenings else t(lang, "new_evening"),
     )
     if evening is None:
         new_evening_form(deps, lang)
@@ -186,9 +189,6 @@ def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> Non
     st.caption(t(lang, "stored_in", path=deps.store.path))
 
 
-def evening_label(deps: AppDeps, lang: str, evening_id: int) -> str:
-    """ "Vrijdag (3 spellen)"."""
-    evening = deps.store.evening(evening_id)
-    if evening is None:
-        return str(evening_id)
-    return t(lang, "evening_label", name=evening.name, games=len(evening.games))
+def evening_label(lang: str, evening: Evening) -> str:
+    """ "Vrijdag — 2026-11-30": stable while games are added (a changing label would lose the choice)."""
+    return t(lang, "evening_label", name=evening.name, date=evening.created_at[:10])

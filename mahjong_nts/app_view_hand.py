@@ -31,6 +31,7 @@ from mahjong_nts.app_state import (
     merge_bonus,
     set_tile,
 )
+from mahjong_nts.app_widgets import choice, choices, labels_token
 from scoring import TILE_CODES, InputError, format_tiles, parse_tiles, tile_name
 
 PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")
@@ -153,15 +154,15 @@ def alternative_pickers(editor: HandEditor, lang: str, prefix: str) -> None:
     for i, tile in unsure[:MAX_ALTERNATIVE_PICKERS]:
         options = list(dict.fromkeys([tile.code, *tile.alternatives]))
         confidence = f" ({tile.confidence:.0%})" if tile.confidence is not None else ""
-        choice = st.pills(
+        picked = st.pills(
             t(lang, "tile_n", n=i + 1) + confidence,
             options,
             default=tile.code,
             format_func=lambda c: tile_label(c, lang),
-            key=f"{prefix}-alt-{editor.version}-{i}",
+            key=f"{prefix}-alt-{lang}-{editor.version}-{i}",
         )
-        if choice is not None and choice != tile.code:
-            set_tile(editor, i, choice)
+        if picked is not None and picked != tile.code:
+            set_tile(editor, i, picked)
             st.rerun()
 
 
@@ -222,7 +223,7 @@ def add_tile_picker(editor: HandEditor, lang: str, prefix: str) -> None:
         index=None,
         placeholder=t(lang, "add_tile_placeholder"),
         format_func=lambda c: tile_label(c, lang),
-        key=f"{prefix}-add-{editor.version}",
+        key=f"{prefix}-add-{lang}-{editor.version}",
     )
     if code is not None:
         add_tile(editor, code)
@@ -237,7 +238,7 @@ def bonus_picker(editor: HandEditor, lang: str, prefix: str) -> None:
         default=editor.bonus,
         format_func=lambda c: tile_name(c, lang),
         placeholder=t(lang, "choose"),
-        key=f"{prefix}-bonus-{editor.version}",
+        key=f"{prefix}-bonus-{lang}-{editor.version}",
     )
     if sorted(chosen) != sorted(editor.bonus):
         editor.bonus = merge_bonus([], chosen)
@@ -259,62 +260,95 @@ def tile_corrections(editor: HandEditor, lang: str, prefix: str) -> None:
 # --- situation, sets, score -----------------------------------------------------------------------
 
 
+def set_game(ruleset: str | None = None, prevailing_wind: str | None = None) -> None:
+    """Change the game's ruleset or prevailing wind from code (the dice, the evening's rules)."""
+    game = st.session_state["game"]
+    if ruleset is not None:
+        game["ruleset"] = ruleset
+    if prevailing_wind is not None:
+        game["prevailing_wind"] = prevailing_wind
+
+
 def game_context(editor: HandEditor, lang: str, locked_ruleset: bool) -> None:
-    """The game's prevailing wind and ruleset: one per game, not per photo (page-wide keys)."""
-    editor.prevailing_wind = st.radio(
+    """The game's prevailing wind and ruleset: one per game, not per photo (st.session_state["game"])."""
+    game = st.session_state["game"]
+    labels = labels_token(lang)
+    editor.prevailing_wind = choice(
+        st.radio,
         t(lang, "prevailing_wind"),
         WINDS,
+        state=game,
+        field="prevailing_wind",
+        key="prevailing",
+        labels=labels,
         format_func=lambda w: wind_name(lang, w),
         horizontal=True,
-        key="prevailing_wind",
-        disabled=locked_ruleset and st.session_state.get("ruleset") == "nts",
+        disabled=locked_ruleset and game["ruleset"] == "nts",
     )
-    editor.ruleset = st.radio(
+    editor.ruleset = choice(
+        st.radio,
         t(lang, "ruleset"),
         RULESETS,
+        state=game,
+        field="ruleset",
+        key="ruleset",
+        labels=labels,
         format_func=lambda r: t(lang, f"ruleset_{r}"),
         horizontal=True,
-        key="ruleset",
         disabled=locked_ruleset,
     )
 
 
 def winner_context(editor: HandEditor, lang: str, prefix: str, seat_names: dict[str, str]) -> None:
-    """Seat wind, winning tile, self-drawn or discard, special moments; mirrored into the editor."""
-    editor.seat_wind = st.radio(
+    """Seat wind, winning tile, self-drawn or discard, special moments; kept in the editor."""
+    state = vars(editor)
+    choice(
+        st.radio,
         t(lang, "seat_wind"),
         WINDS,
-        index=WINDS.index(editor.seat_wind),
+        state=state,
+        field="seat_wind",
+        key=f"{prefix}-seat",
+        labels=labels_token(lang, sorted(seat_names.items())),
         format_func=lambda w: wind_label(w, lang, seat_names),
         horizontal=True,
-        key=f"{prefix}-seat",
     )
-    choices = list(dict.fromkeys(editor.codes))
-    if choices:
-        current = editor.winning_tile if editor.winning_tile in choices else choices[-1]
-        editor.winning_tile = st.selectbox(
+    tiles = list(dict.fromkeys(editor.codes))
+    if tiles:
+        if editor.winning_tile not in tiles:
+            editor.winning_tile = tiles[-1]
+        choice(
+            st.selectbox,
             t(lang, "winning_tile"),
-            choices,
-            index=choices.index(current),
-            format_func=lambda c: tile_label(c, lang),
+            tiles,
+            state=state,
+            field="winning_tile",
             key=f"{prefix}-win-{editor.version}",
+            labels=labels_token(lang),
+            format_func=lambda c: tile_label(c, lang),
         )
-    how = st.radio(
+    how = {"how": "self_drawn" if editor.self_drawn else "discard"}
+    choice(
+        st.radio,
         t(lang, "how_won"),
         ("discard", "self_drawn"),
-        index=1 if editor.self_drawn else 0,
+        state=how,
+        field="how",
+        key=f"{prefix}-how",
+        labels=labels_token(lang),
         format_func=lambda h: t(lang, h),
         horizontal=True,
-        key=f"{prefix}-how",
     )
-    editor.self_drawn = how == "self_drawn"
-    editor.flags = st.multiselect(
+    editor.self_drawn = how["how"] == "self_drawn"
+    choices(
         t(lang, "flags"),
         WIN_FLAGS,
-        default=[f for f in editor.flags if f in WIN_FLAGS],
+        state=state,
+        field="flags",
+        key=f"{prefix}-flags",
+        labels=labels_token(lang),
         format_func=lambda f: t(lang, f"flag_{f}"),
         placeholder=t(lang, "choose"),
-        key=f"{prefix}-flags",
     )
 
 

@@ -4,6 +4,7 @@ counted from their own hand, and the settlement that sums to zero; recorded into
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -23,6 +24,7 @@ from mahjong_nts.app_view_hand import (
     set_switches,
     timed_evaluate,
 )
+from mahjong_nts.app_widgets import choice, labels_token
 from scoring import InputError
 
 DRAW = "draw"
@@ -42,6 +44,12 @@ def seat_names(lang: str, evening: Evening | None) -> dict[str, str]:
             )
         names[seat] = typed.strip() or wind_name(lang, seat)
     return names
+
+
+def settle_state() -> dict[str, Any]:
+    """The settle tab's choices (winner, score sources), kept apart from the widgets that show them."""
+    state: dict[str, Any] = st.session_state.setdefault("settle", {})
+    return state
 
 
 def seat_title(lang: str, seat: str, name: str) -> str:
@@ -87,12 +95,16 @@ def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
     """The winner's score: from the Hand tab (0 and a warning when that is no valid mahjong) or typed."""
     result = outcome.evaluation.result
     from_hand = int(result["total"]) if result is not None and result.get("valid") else 0
-    source = st.radio(
+    source = choice(
+        st.radio,
         t(lang, "winner_score"),
         ("hand", "typed"),
+        state=settle_state(),
+        field="source",
+        key=f"{SETTLE_PREFIX}source",
+        labels=labels_token(lang, from_hand),
         format_func=lambda s: t(lang, "from_hand", total=from_hand) if s == "hand" else t(lang, "typed"),
         horizontal=True,
-        key=f"{SETTLE_PREFIX}source",
     )
     if source == "typed":
         return int(
@@ -100,13 +112,7 @@ def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
         )
     if result is None or not result.get("valid"):
         problem = outcome.evaluation.problem
-        reason = (
-            reason_text(lang, result)
-            if result is not None
-            else problem_text(problem, lang)
-            if problem
-            else ""
-        )
+        reason = problem_text(problem, lang) if problem is not None else reason_text(lang, result or {})
         st.warning(t(lang, "winner_hand_invalid", reason=reason))
     elif outcome.editor.seat_wind != winner:
         st.info(
@@ -124,12 +130,16 @@ def loser_score(deps: AppDeps, lang: str, seat: str, name: str, outcome: HandOut
     """One loser's box: typed score or counted from their hand, and the dead-hand switch."""
     with st.container(border=True):
         st.markdown(f"**{seat_title(lang, seat, name)}**")
-        mode = st.radio(
+        mode = choice(
+            st.radio,
             t(lang, "loser_score"),
             ("typed", "hand"),
+            state=settle_state(),
+            field=f"mode-{seat}",
+            key=f"{SETTLE_PREFIX}mode-{seat}",
+            labels=labels_token(lang),
             format_func=lambda m: t(lang, "typed") if m == "typed" else t(lang, "scored_from_hand"),
             horizontal=True,
-            key=f"{SETTLE_PREFIX}mode-{seat}",
         )
         dead = st.checkbox(t(lang, "dead_hand"), key=f"{SETTLE_PREFIX}dead-{seat}")
         if mode == "typed":
@@ -176,6 +186,7 @@ def record_game(
     st.session_state["flash"] = ("success", "recorded", {"number": game.number})
     for key in [k for k in st.session_state if str(k).startswith(SETTLE_PREFIX)]:
         del st.session_state[key]
+    st.session_state["settle"] = {}
     st.session_state["loser_editors"] = {}
 
 
@@ -185,14 +196,19 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
     if evening is not None:
         st.markdown(t(lang, "settle_evening", name=evening.name, number=len(evening.games) + 1))
     names = seat_names(lang, evening)
-    default_winner = SEATS.index(outcome.editor.seat_wind)
-    winner_choice = st.radio(
+    state = settle_state()
+    if state.get("hand_seat") != outcome.editor.seat_wind:  # the winner follows the Hand tab's seat wind
+        state["hand_seat"] = state["winner"] = outcome.editor.seat_wind
+    winner_choice = choice(
+        st.radio,
         t(lang, "winner"),
         (*SEATS, DRAW),
-        index=default_winner,
+        state=state,
+        field="winner",
+        key=f"{SETTLE_PREFIX}winner",
+        labels=labels_token(lang, sorted(names.items())),
         format_func=lambda s: t(lang, "draw") if s == DRAW else seat_title(lang, s, names[s]),
         horizontal=True,
-        key=f"{SETTLE_PREFIX}winner-{outcome.editor.seat_wind}",  # follows the Hand tab's seat wind
     )
     winner = None if winner_choice == DRAW else winner_choice
     seats: list[SeatScore] = []

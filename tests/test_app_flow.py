@@ -144,6 +144,12 @@ def test_corrections_survive_reruns_and_photo_switches(deps: AppDeps) -> None:
         parse_tiles("11z 123p 444p 777z 444z 4f")
     )
     assert widget(at.radio, f"{prefix}-seat").value == "W"
+    # Another language relabels the choices; the widgets are drawn afresh at the same values.
+    key_before = widget(at.radio, f"{prefix}-seat").key
+    at.radio(key="lang").set_value("en").run()
+    seat = widget(at.radio, f"{prefix}-seat")
+    assert seat.key != key_before and seat.value == "W" and seat.options[2] == "West"
+    assert widget(at.radio, "prevailing").options[0] == "East"
 
 
 def test_tile_table_edits_change_add_and_remove_tiles(deps: AppDeps) -> None:
@@ -216,7 +222,7 @@ def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -
     # Settle: North wins with 704; East typed 16; South scored from the hand 555m 999s 12m 3456s 7p.
     assert widget(at.radio, "settle-winner-").value == "N"
     at.number_input(key="settle-score-E").set_value(16).run()
-    at.radio(key="settle-mode-S").set_value("hand").run()
+    widget(at.radio, "settle-mode-S").set_value("hand").run()
     widget(at.text_input, "loser-S-typed-notation").set_value("555m 999s 12m 3456s 7p").run()
     assert not at.exception
     loser_hand = build_hand_dict(
@@ -250,7 +256,7 @@ def test_evening_of_three_games_rotates_winds_and_survives_a_restart(tmp_path: P
     db = tmp_path / "club.sqlite"
     at = start(fake_deps(db))
     start_evening(at, ["Anna", "Bas", "Cor", "Dirk"])
-    assert at.selectbox(key="evening_choice").value != 0
+    assert widget(at.selectbox, "evening-picker").value != 0
     # Game 1: Anna (Oost) wins with 704 from the hand; everyone else 0.
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"
     widget(at.text_input, f"{prefix}-notation").set_value("11z 123p 444p 777z 444z 4f").run()
@@ -265,12 +271,12 @@ def test_evening_of_three_games_rotates_winds_and_survives_a_restart(tmp_path: P
     # Game 2: the winds moved on (Bas was Zuid, is now Oost); a draw thrown with the dice.
     assert widget(at.radio, f"{prefix}-seat").options[0] == "Oost (Bas)"
     at.button(key="throw_dice").click().run()
-    thrown_wind = at.session_state["prevailing_wind"]
+    thrown_wind = at.session_state["game"]["prevailing_wind"]
     at.button(key="record_draw").click().run()
     # Game 3: Cor wins with a typed 96 while sitting Oost; Dirk typed 8.
     assert widget(at.radio, f"{prefix}-seat").options[0] == "Oost (Cor)"
     widget(at.radio, "settle-winner-").set_value("E").run()
-    at.radio(key="settle-source").set_value("typed").run()
+    widget(at.radio, "settle-source").set_value("typed").run()
     at.number_input(key="settle-typed-score").set_value(96).run()
     at.number_input(key="settle-score-W").set_value(8).run()
     at.button(key="record_game").click().run()
