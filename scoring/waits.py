@@ -26,6 +26,20 @@ def _touching(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
     return tuple(i for i in range(len(part)) if any(part[max(0, i - 2) : i + 3]))
 
 
+@lru_cache(maxsize=1 << 15)
+def _group_waits(part: tuple[int, ...], honours: bool, needed: int) -> tuple[int, ...]:
+    """Indices of one group where one more tile gives the group status `needed` (1 sets, 2 sets + pair)."""
+    out = []
+    work = list(part)
+    for i in _touching(part, honours):
+        if part[i] < 4:
+            work[i] += 1
+            if part_status(tuple(work), honours) == needed:
+                out.append(i)
+            work[i] -= 1
+    return tuple(out)
+
+
 @lru_cache(maxsize=1 << 14)
 def wait_kinds(
     counts: tuple[int, ...], held: tuple[int, ...], concealed_only: bool, ruleset: str, stop: int = 0
@@ -43,17 +57,12 @@ def wait_kinds(
     groups = range(4) if zeros == 0 else (status.index(0),) if zeros == 1 else ()
     found: set[int] = set()
     for group in groups:
-        part, honours = parts[group]
         other_pairs = pairs - (status[group] == 2)
+        if other_pairs > 1:
+            continue
         start = GROUP_START[group]
-        work = list(part)
-        for i in _touching(part, honours):
-            if held[start + i] >= 4:
-                continue  # there is no fifth tile
-            work[i] += 1
-            new = part_status(tuple(work), honours)
-            work[i] -= 1
-            if new and other_pairs + (new == 2) == 1:
+        for i in _group_waits(*parts[group], 2 if other_pairs == 0 else 1):
+            if held[start + i] < 4:  # there is no fifth tile
                 found.add(start + i)
                 if len(found) == stop:
                     return tuple(sorted(found))

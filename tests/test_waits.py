@@ -108,3 +108,44 @@ def test_waits_input_errors(concealed: str, melds: tuple[Meld, ...], named: str)
 def test_waits_rejects_a_bad_meld() -> None:
     with pytest.raises(InputError, match="no chow, pung or kong"):
         waits(parse_tiles("123m456p789s1z"), (Meld(("1m", "3m", "5m")),))
+
+
+def test_waits_agree_with_trying_every_tile() -> None:
+    import random
+
+    from scoring.decompose import regular_decompositions
+    from scoring.limits import LIMIT_HANDS, best_irregular
+    from scoring.rules import Options
+    from scoring.tiles import TILE_CODES, counts_of
+
+    rng = random.Random(11)
+    waiting = 0
+    for _ in range(1500):
+        # a winning hand of one or two suits (plus winds) minus one tile: it waits on one kind or more
+        suits = rng.sample("mps", rng.choice((1, 2)))
+        tiles: list[str] = []
+        while len(tiles) < 12:
+            suit = rng.choice(suits)
+            if rng.random() < 0.6:
+                start = rng.randint(1, 7)
+                tiles += [f"{start}{suit}", f"{start + 1}{suit}", f"{start + 2}{suit}"]
+            else:
+                tiles += [rng.choice([f"{rng.randint(1, 9)}{suit}", f"{rng.randint(1, 4)}z"])] * 3
+        tiles += [f"{rng.randint(1, 9)}{rng.choice(suits)}"] * 2
+        counts = counts_of(tiles)
+        if max(counts) > 4:
+            continue
+        tiles.remove(rng.choice(tiles))
+        counts = counts_of(tiles)
+        expected = []
+        for kind, code in enumerate(TILE_CODES[:34]):
+            if counts[kind] == 4:
+                continue
+            after = list(counts)
+            after[kind] += 1
+            shape = tuple(after)
+            if regular_decompositions(shape) or best_irregular(LIMIT_HANDS, shape, Options()) is not None:
+                expected.append(code)
+        assert waits(tiles) == expected, tiles
+        waiting += len(expected) > 1
+    assert waiting > 300  # many hands with several waits were compared
