@@ -37,6 +37,7 @@ from scoring import TILE_CODES, InputError, format_tiles, parse_tiles, tile_name
 PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")
 BONUS_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "fy")
 MAX_ALTERNATIVE_PICKERS = 8
+MAX_UPLOAD_MB = 40  # a 12 MP phone photo is 3-8 MB
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
 
@@ -80,7 +81,7 @@ def show_problem(problem: InputError, lang: str) -> None:
 
 def choose_photo(deps: AppDeps, lang: str) -> tuple[bytes | None, str]:
     """The photo to read: the camera's, else an upload, else the chosen sample; with a caption."""
-    uploaded = st.file_uploader(t(lang, "upload"), key="photo_upload")
+    uploaded = st.file_uploader(t(lang, "upload"), key="photo_upload", max_upload_size=MAX_UPLOAD_MB)
     camera = None
     if st.toggle(t(lang, "use_camera"), key="use_camera"):
         camera = st.camera_input(t(lang, "camera"), key="photo_camera")

@@ -152,6 +152,17 @@ def test_corrections_survive_reruns_and_photo_switches(deps: AppDeps) -> None:
     assert widget(at.radio, "prevailing").options[0] == "East"
 
 
+def test_camera_photo_is_read_like_an_upload(deps: AppDeps) -> None:
+    at = start(deps)
+    assert not at.camera_input  # the camera asks for permission only when switched on
+    at.toggle(key="use_camera").set_value(True).run()
+    at.camera_input(key="photo_camera").set_value(("shot.jpg", HAND1.read_bytes(), "image/jpeg")).run()
+    assert not at.exception
+    prefix = f"hand-{photo_key(HAND1.read_bytes())}"
+    assert sorted(parse_tiles(widget(at.text_input, f"{prefix}-notation").value)) == sorted(HAND1_READ)
+    assert not any("Voorbeeldfoto" in c for c in texts(at, "caption"))
+
+
 def test_tile_table_edits_change_add_and_remove_tiles(deps: AppDeps) -> None:
     at = start(deps)
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"
