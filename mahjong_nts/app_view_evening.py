@@ -11,6 +11,7 @@ from mahjong_nts.app_i18n import t, wind_name
 from mahjong_nts.app_scoreboard import Evening, evening_csv
 from mahjong_nts.app_settle import SEATS
 from mahjong_nts.app_view_hand import set_game
+from mahjong_nts.app_view_settle import record_game
 from mahjong_nts.app_widgets import choice, labels_token
 from scoring import InputError
 from scoring.session import wind_for_dice
@@ -41,16 +42,6 @@ def throw_dice(deps: AppDeps, number: int) -> None:
     wind = wind_for_dice(a + b)
     set_game(prevailing_wind=wind)
     st.session_state["last_throw"] = (number, a, b, wind)
-
-
-def record_draw(deps: AppDeps, evening: Evening, prevailing: str) -> None:
-    """Callback: the wall ran out; no scores, the winds move on."""
-    try:
-        game = deps.store.add_game(evening.id, prevailing, None, dict.fromkeys(evening.players, 0))
-    except (InputError, OSError) as exc:
-        st.session_state["flash"] = ("error", "settle_error", {"message": str(exc)})
-        return
-    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
 
 
 def undo_last(deps: AppDeps, evening_id: int) -> None:
@@ -132,7 +123,10 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
             _n, a, b, wind = thrown
             st.caption(t(lang, "thrown", a=a, b=b, total=a + b, wind=wind_name(lang, wind)))
     st.button(
-        t(lang, "record_draw"), key="record_draw", on_click=record_draw, args=(deps, evening, prevailing)
+        t(lang, "record_draw"),
+        key="record_draw",
+        on_click=record_game,
+        args=(deps, evening.id, prevailing, None, {}, []),
     )
 
 

@@ -177,7 +177,7 @@ def record_game(
     scores: Mapping[str, int],
     dead: list[str],
 ) -> None:
-    """Callback: store the game, say so, and clear the settle inputs for the next game."""
+    """Callback: store the game (winner None: a draw), say so, and clear the settle inputs for the next."""
     try:
         game = deps.store.add_game(evening_id, prevailing, winner, scores, dead)
     except (InputError, OSError) as exc:
@@ -235,7 +235,6 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
     if evening is None:
         st.caption(t(lang, "no_evening_to_record"))
         return
-    player_of = {seat: name for seat, name in names.items()}
     st.button(
         t(lang, "record_game", number=len(evening.games) + 1),
         type="primary",
@@ -245,7 +244,7 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
             deps,
             evening.id,
             outcome.editor.prevailing_wind,
-            None if winner is None else player_of[winner],
+            None if winner is None else names[winner],
             {s.name: s.score for s in settlement.seats},
             [s.name for s in settlement.seats if s.dead],
         ),
