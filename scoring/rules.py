@@ -138,8 +138,8 @@ class Reading:
 class SetRule:
     """Applies once per matching set or pair: base points or doublings for that set.
 
-    `applies(block, seat, prevailing)` sees only the set and the two winds (kind indices), so its
-    outcome is cached per set and seat.
+    `applies(block, seat, prevailing)` sees only the set and the two winds (kind indices; -1 unless the set
+    is of winds), so its outcome is cached per set and seat.
     """
 
     key: str
@@ -230,8 +230,15 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     doublings: list[ScoreItem] = []
     for block in reading.blocks:
         if block.kind != "chow":
+            wind = 27 <= block.tile <= 30  # only a wind set looks at the seat and prevailing winds
             set_points, set_doublings = set_items(
-                ruleset, block.kind, block.tile, block.open, ctx.seat, ctx.prevailing, winner
+                ruleset,
+                block.kind,
+                block.tile,
+                block.open,
+                ctx.seat if wind else -1,
+                ctx.prevailing if wind else -1,
+                winner,
             )
             points += set_points
             doublings += set_doublings

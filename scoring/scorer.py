@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from scoring.decompose import Block, Decomposition, is_seven_pairs, regular_decompositions
-from scoring.hand import Hand
+from scoring.hand import Hand, Meld
 from scoring.limits import LimitHand, best_irregular, best_regular, best_situation, irregular_candidates
 from scoring.result import LimitScore, ScoredSet, ScoreItem, ScoreResult
 from scoring.rules import Context, Reading, Ruleset, Tally, block_tiles, set_items, summarize, tally
@@ -67,11 +67,17 @@ def _meld_blocks(hand: Hand) -> tuple[tuple[Block, ...], list[int]]:
     blocks = []
     counts = [0] * KINDS
     for meld in hand.melds:
-        kinds = sorted(INDEX[code] for code in meld.tiles)
+        block, kinds = _meld_block(meld)
         for kind in kinds:
             counts[kind] += 1
-        blocks.append(Block(meld.kind, kinds[0], meld.open, True))
+        blocks.append(block)
     return tuple(blocks), counts
+
+
+@lru_cache(maxsize=1024)
+def _meld_block(meld: Meld) -> tuple[Block, tuple[int, ...]]:
+    kinds = tuple(sorted(INDEX[code] for code in meld.tiles))
+    return Block(meld.kind, kinds[0], meld.open, True), kinds
 
 
 def _context(hand: Hand, winning: int, unique_wait: bool) -> Context:
@@ -322,7 +328,10 @@ def _best_pair(ruleset: Ruleset, ctx: Context, rest: list[int]) -> Block | None:
     for kind, n in enumerate(rest):
         if n != 2:
             continue
-        points, doublings = set_items(ruleset, "pair", kind, False, ctx.seat, ctx.prevailing, ctx.winner)
+        wind = 27 <= kind <= 30
+        points, doublings = set_items(
+            ruleset, "pair", kind, False, ctx.seat if wind else -1, ctx.prevailing if wind else -1, ctx.winner
+        )
         value = (sum(item.value for item in points), sum(item.value for item in doublings))
         if value > best_value:
             best, best_value = Block("pair", kind, False, False), value

@@ -288,6 +288,8 @@ def test_wind_pung_doublings(wind_pung: str, seat: str, prevailing: str, doublin
         ("333z", "S", "W", 16),  # prevailing wind
         ("111z", "E", "E", 32),  # own and prevailing: 8 * 4
         ("444z", "S", "W", 8),
+        ("999p", "E", "E", 8),  # a pung of terminals is never a wind pung
+        ("111m", "E", "E", 8),  # (111m + the filler's 1m: pung and a loose tile)
     ],
 )
 def test_honour_pung_doublings_for_a_loser(pung: str, seat: str, prevailing: str, total: int) -> None:
