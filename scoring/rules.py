@@ -14,7 +14,7 @@ from functools import cached_property, lru_cache
 
 from scoring.decompose import Block
 from scoring.result import ScoreItem
-from scoring.tiles import INDEX, KINDS, code_of, format_tiles, is_dragon, is_wind
+from scoring.tiles import INDEX, code_of, format_tiles, is_dragon, is_wind
 
 
 @dataclass(frozen=True)
@@ -54,21 +54,22 @@ class TileSummary:
     only_green: bool
 
 
-_GREEN = frozenset(INDEX[c] for c in ("2s", "3s", "4s", "6s", "8s", "6z"))
+_GREEN = tuple(INDEX[c] for c in ("2s", "3s", "4s", "6s", "8s", "6z"))
+_TERMINALS = (0, 8, 9, 17, 18, 26)
 
 
 @lru_cache(maxsize=1 << 14)
 def summarize(counts: tuple[int, ...]) -> TileSummary:
     """TileSummary of a 34-count tuple (declared melds included, kongs as 4)."""
-    present = [kind for kind in range(KINDS) if counts[kind]]
-    suits = frozenset(kind // 9 for kind in present if kind < 27)
-    honours = any(kind >= 27 for kind in present)
+    total = sum(counts)
+    honours = sum(counts[27:34])
+    terminals = sum(counts[kind] for kind in _TERMINALS)
     return TileSummary(
-        suits=suits,
-        honours=honours,
-        only_terminals_and_honours=all(kind >= 27 or kind % 9 in (0, 8) for kind in present),
-        only_simples=all(kind < 27 and kind % 9 not in (0, 8) for kind in present),
-        only_green=all(kind in _GREEN for kind in present),
+        suits=frozenset(suit for suit in range(3) if any(counts[9 * suit : 9 * suit + 9])),
+        honours=honours > 0,
+        only_terminals_and_honours=terminals + honours == total,
+        only_simples=terminals + honours == 0,
+        only_green=sum(counts[kind] for kind in _GREEN) == total,
     )
 
 
@@ -225,8 +226,8 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     """
     ctx = reading.ctx
     winner = ctx.winner
-    hand_points, hand_doublings = _hand_rules(ruleset, winner)
-    points: list[ScoreItem] = [rule.item for rule in _best_per_family(hand_points, reading)]
+    chosen = _best_per_family(_hand_rules(ruleset, winner), reading)
+    points: list[ScoreItem] = [rule.item for rule in chosen if rule.kind == "points"]
     doublings: list[ScoreItem] = []
     for block in reading.blocks:
         if block.kind != "chow":
@@ -252,7 +253,7 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
                 else:
                     doublings.append(item)
                     bonus_doublings += bonus_rule.value
-    doublings += [rule.item for rule in _best_per_family(hand_doublings, reading)]
+    doublings += [rule.item for rule in chosen if rule.kind == "doublings"]
     return Tally(
         sum(item.value for item in points),
         sum(item.value for item in doublings),
@@ -262,13 +263,9 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
 
 
 @lru_cache(maxsize=64)
-def _hand_rules(ruleset: Ruleset, winner: bool) -> tuple[tuple[HandRule, ...], tuple[HandRule, ...]]:
-    """The ruleset's hand rows for this role, split into points and doublings."""
-    rows = [rule for rule in ruleset.hand_rules if winner or not rule.winner_only]
-    return (
-        tuple(rule for rule in rows if rule.kind == "points"),
-        tuple(rule for rule in rows if rule.kind == "doublings"),
-    )
+def _hand_rules(ruleset: Ruleset, winner: bool) -> tuple[HandRule, ...]:
+    """The ruleset's hand rows for this role."""
+    return tuple(rule for rule in ruleset.hand_rules if winner or not rule.winner_only)
 
 
 @lru_cache(maxsize=1 << 14)
