@@ -144,17 +144,32 @@ def build_hand_dict(
     return hand
 
 
+def parse_open_sets(text: str) -> list[tuple[str, ...]]:
+    """Open sets typed by the player, one per word: "123m 555z" (for a split the scorer did not propose)."""
+    sets: list[tuple[str, ...]] = []
+    for word in text.split():
+        tiles = tuple(parse_tiles(word))
+        if len(tiles) != 3:
+            raise HandProblem("open_set_size", f"open set {word!r} must be three tiles", tiles=word)
+        sets.append(tiles)
+    return sets
+
+
 def score_dict(hand: Mapping[str, Any]) -> dict[str, Any]:
     """Score a CONTRACT hand object; InputError (one line) when it is malformed."""
     return score_hand(hand_from_dict(hand)).to_dict()
 
 
 def proposed_sets(result: Mapping[str, Any]) -> tuple[ProposedSet, ...]:
-    """The chows and pungs of a scored hand, each with an id that counts repeats ("pung:444p:1")."""
+    """The concealed chows and pungs of a scored hand, each with an id that counts repeats ("pung:444p:1").
+
+    Sets already open are left out: declared melds, and the set a discarded winning tile completed (it must
+    stay in the hand).
+    """
     seen: Counter[str] = Counter()
     found = []
     for scored in result.get("sets", []):
-        if scored.get("kind") not in SET_KINDS:
+        if scored.get("kind") not in SET_KINDS or scored.get("open"):
             continue
         tiles = tuple(parse_tiles(scored["tiles"]))
         base = f"{scored['kind']}:{''.join(tiles)}"
@@ -191,13 +206,14 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
             "prevailing_wind": editor.prevailing_wind,
             "ruleset": editor.ruleset,
         }
-        base_hand = build_hand_dict(codes, kongs=kongs, **context)
+        typed = parse_open_sets(editor.typed_open)
+        base_hand = build_hand_dict(codes, kongs=kongs, open_sets=typed, **context)
         base = score_dict(base_hand)
         sets = proposed_sets(base)
         declared = [s.tiles for s in sets if editor.declared_open.get(s.id)]
         if not declared:
             return Evaluation(base_hand, base, sets, tuple(kong_codes), notes=tuple(notes))
-        hand = build_hand_dict(codes, kongs=kongs, open_sets=declared, **context)
+        hand = build_hand_dict(codes, kongs=kongs, open_sets=[*typed, *declared], **context)
         return Evaluation(hand, score_dict(hand), sets, tuple(kong_codes), notes=tuple(notes))
     except InputError as problem:
         return Evaluation(problem=problem, notes=tuple(notes))

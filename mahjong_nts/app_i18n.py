@@ -136,6 +136,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "open_set": ("{kind} {tiles} lag open", "{kind} {tiles} was open"),
     "concealed_kong": ("Kong {tiles}: gesloten kong", "Kong {tiles}: concealed kong"),
+    "typed_open": ("Andere open sets (notatie)", "Other open sets (notation)"),
+    "typed_open_help": (
+        "Lag er een set open die hierboven niet staat (bijv. 123m in plaats van 111m 222m 333m)? "
+        "Typ die hier, gescheiden door spaties: 123m 123m.",
+        "Was a set open that is not listed above (e.g. 123m instead of 111m 222m 333m)? "
+        "Type it here, separated by spaces: 123m 123m.",
+    ),
+    "open_set_size": ("Open set {tiles}: een set is drie stenen.", "Open set {tiles}: a set is three tiles."),
     "no_sets": ("Geen sets om open te zetten.", "No sets to switch open."),
     "kind_chow": ("Chow", "Chow"),
     "kind_pung": ("Pong", "Pung"),

@@ -58,6 +58,7 @@ class HandEditor:
     declared_open: dict[str, bool] = field(default_factory=dict)  # proposed set id -> open on the table
     kong_concealed: dict[str, bool] = field(default_factory=dict)  # kong tile code -> concealed kong
     hinted_kongs: list[str] = field(default_factory=list)  # kongs made from face-down tiles
+    typed_open: str = ""  # open sets typed in notation, for a split the scorer did not propose
 
     @property
     def codes(self) -> list[str]:

@@ -360,13 +360,14 @@ def wind_label(wind: str, lang: str, seat_names: dict[str, str]) -> str:
 
 
 def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: str) -> bool:
-    """An open switch per proposed chow/pung and a concealed switch per kong; True when one changed."""
+    """An open switch per proposed chow/pung, a concealed switch per kong, and a box for other open sets;
+    True when one changed."""
+    changed = typed_open_sets(editor, lang, prefix)
     if not evaluation.sets and not evaluation.kongs:
         if evaluation.result is not None:
             st.caption(t(lang, "no_sets"))
-        return False
+        return changed
     st.caption(t(lang, "structure_help"))
-    changed = False
     for code in evaluation.kongs:
         concealed = st.toggle(
             t(lang, "concealed_kong", tiles=tiles_text([code] * 4, lang)),
@@ -391,6 +392,24 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
             editor.declared_open[proposed.id] = is_open
             changed = True
     return changed
+
+
+def typed_open_sets(editor: HandEditor, lang: str, prefix: str) -> bool:
+    """Open sets in notation, for a split the scorer did not propose; True when the text changed."""
+    if not editor.codes:
+        return False
+    with st.expander(t(lang, "typed_open"), expanded=bool(editor.typed_open)):
+        typed = st.text_input(
+            t(lang, "typed_open"),
+            value=editor.typed_open,
+            key=f"{prefix}-typedopen",
+            help=t(lang, "typed_open_help"),
+            label_visibility="collapsed",
+        )
+    if typed == editor.typed_open:
+        return False
+    editor.typed_open = typed
+    return True
 
 
 def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winner") -> None:

@@ -192,3 +192,26 @@ def test_a_loser_is_scored_with_loser_rules() -> None:
     evaluation = evaluate(editor_of("555m 999s 12m 3456s 7p", seat_wind="S"), role="loser")
     assert evaluation.result is not None
     assert evaluation.result["role"] == "loser" and evaluation.result["total"] == 4 + 8
+
+
+def test_typed_open_sets_score_a_split_the_scorer_did_not_propose() -> None:
+    editor = editor_of("111222333m 456p 77z 1y", seat_wind="E", winning_tile="7z")
+    proposed = evaluate(editor)
+    assert [s.kind for s in proposed.sets].count("pung") == 3  # the best split when all is concealed
+    editor.typed_open = "123m 123m 123m"
+    typed = evaluate(editor)
+    assert typed.hand is not None
+    assert typed.hand["melds"] == [{"tiles": "1m 2m 3m", "open": True}] * 3
+    assert typed.result is not None and [s["kind"] for s in typed.result["sets"]].count("chow") == 4
+    assert [s.tiles for s in typed.sets] == [("4p", "5p", "6p")]  # only the concealed chow is left to switch
+    editor.typed_open = "12m"
+    problem = evaluate(editor).problem
+    assert isinstance(problem, HandProblem) and problem.key == "open_set_size"
+
+
+def test_the_set_a_discard_completed_is_not_offered_as_declared_open() -> None:
+    editor = editor_of("11z 123p 444p 777z 444z", seat_wind="N", winning_tile="7z")
+    offered = {"".join(s.tiles) for s in evaluate(editor).sets}
+    assert "7z7z7z" not in offered and "4z4z4z" in offered
+    editor.self_drawn = True
+    assert "7z7z7z" in {"".join(s.tiles) for s in evaluate(editor).sets}
