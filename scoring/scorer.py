@@ -145,47 +145,57 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     before[winning] -= 1
     before_held = list(held)
     before_held[winning] -= 1
-    unique = len(wait_kinds(tuple(before), tuple(before_held), not melds, ruleset.name, 2)) == 1
-    ctx = _context(hand, winning, unique)
-    summary = summarize(tuple(held))
-    readings: list[Reading] = []
-    for split in regular_decompositions(tuple(concealed)):
-        readings.extend(_winner_readings(split, winning, melds, ctx, False, summary))
-    if winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:
+    splits = regular_decompositions(tuple(concealed))
+    cake_splits: tuple[Decomposition, ...] = ()
+    cake_held = held
+    if winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:  # pe-ling eet cake: the 1p read as 1s
         cake = list(concealed)
         cake[ONE_CIRCLE] -= 1
         cake[ONE_BAMBOO] += 1
         cake_held = list(held)
         cake_held[ONE_CIRCLE] -= 1
         cake_held[ONE_BAMBOO] += 1
+        cake_splits = regular_decompositions(tuple(cake))
+    irregular = None if melds else best_irregular(ruleset.limit_hands, tuple(concealed), ruleset.options)
+    if not splits and not cake_splits and irregular is None:
+        return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
+
+    unique = len(wait_kinds(tuple(before), tuple(before_held), not melds, ruleset.name, 2)) == 1
+    ctx = _context(hand, winning, unique)
+    readings: list[Reading] = []
+    if splits:
+        summary = summarize(tuple(held))
+        for split in splits:
+            readings.extend(_winner_readings(split, winning, melds, ctx, False, summary))
+    if cake_splits:
         cake_summary = summarize(tuple(cake_held))
-        for split in regular_decompositions(tuple(cake)):
+        for split in cake_splits:
             readings.extend(_winner_readings(split, ONE_BAMBOO, melds, ctx, True, cake_summary))
+    if not readings and irregular is None:  # the cake read as 1s did not complete a pair of 1s
+        return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
     scored = [_Scored(r, tally(ruleset, r, hand.bonus), ruleset) for r in readings]
     best_valid = max((s for s in scored if s.valid), key=_Scored.key, default=None)
 
-    limit, limit_reading = _best_limit(hand, ruleset, concealed, ctx, readings)
+    limit, limit_reading = _best_limit(ruleset, irregular, ctx, readings)
     if limit is not None and (best_valid is None or limit.value >= best_valid.total):
         shown = limit_reading or _best_shown(scored)
         sets = _sets(shown) if shown else _irregular_sets(hand, ruleset)
         return _limit_result(hand, limit, limit.value, sets)
     if best_valid is not None:
         return _regular_result(hand, best_valid)
-    if scored:
-        shown_scored = max(scored, key=lambda s: (s.tally.doublings, s.total))
-        result = _regular_result(hand, shown_scored)
-        return ScoreResult(
-            False,
-            0,
-            result.base_points,
-            result.doublings,
-            hand.ruleset,
-            hand.role,
-            reason_code="too_few_doublings",
-            items=result.items,
-            sets=result.sets,
-        )
-    return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
+    shown_scored = max(scored, key=lambda s: (s.tally.doublings, s.total))
+    result = _regular_result(hand, shown_scored)
+    return ScoreResult(
+        False,
+        0,
+        result.base_points,
+        result.doublings,
+        hand.ruleset,
+        hand.role,
+        reason_code="too_few_doublings",
+        items=result.items,
+        sets=result.sets,
+    )
 
 
 def _best_shown(scored: list[_Scored]) -> Reading | None:
@@ -194,23 +204,19 @@ def _best_shown(scored: list[_Scored]) -> Reading | None:
 
 
 def _best_limit(
-    hand: Hand, ruleset: Ruleset, concealed: list[int], ctx: Context, readings: list[Reading]
+    ruleset: Ruleset, irregular: LimitHand | None, ctx: Context, readings: list[Reading]
 ) -> tuple[LimitHand | None, Reading | None]:
     """The highest limit hand of any shape, with the reading that forms it (None for irregular shapes)."""
     limits = ruleset.limit_hands
-    best: LimitHand | None = None
+    best = irregular
     best_reading: Reading | None = None
-    irregular = best_irregular(limits, tuple(concealed), ruleset.options) if not hand.melds else None
-    if irregular is not None:
-        best = irregular
     for reading in readings:
         regular = best_regular(limits, reading)
         if regular is not None and (best is None or regular.value > best.value):
             best, best_reading = regular, reading
-    if readings or irregular is not None:
-        situation = best_situation(limits, ctx)
-        if situation is not None and (best is None or situation.value > best.value):
-            best, best_reading = situation, None
+    situation = best_situation(limits, ctx)  # the caller made sure the hand has a winning shape
+    if situation is not None and (best is None or situation.value > best.value):
+        best, best_reading = situation, None
     return best, best_reading
 
 

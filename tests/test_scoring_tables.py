@@ -537,3 +537,10 @@ def test_a_ruleset_may_keep_flower_doublings_out_of_the_minimum(monkeypatch: pyt
         scoring.scorer._score_remembered.cache_clear()
     assert summary(result) == (False, 28, 2, 0)
     assert result["reason_code"] == "too_few_doublings"
+
+
+def test_a_1p_that_only_fits_as_1s_in_a_chow_is_no_mahjong() -> None:
+    # 23s + 1p: read as 1s it would make the chow 123s, but pe-ling needs the pair of 1s;
+    # as 1p it fits nowhere
+    result = score("23s567m99s1p", "1p", melds=TWO_DRAGONS)
+    assert (result["valid"], result["reason_code"]) == (False, "no_winning_shape")
