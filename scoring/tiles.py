@@ -113,29 +113,31 @@ def _parse_token(token: str) -> list[str]:
     alias = ALIASES.get(token.lower())
     if alias is not None:
         return [alias]
-    tiles: list[str] = []
+    raise _token_error(token)
+
+
+def _token_error(token: str) -> TileError:
+    """The error for a token that is neither mpsz nor an alias, naming the offending part."""
     position = 0
     while position < len(token):
         match = _GROUP.match(token, position)
         if match is None:
             bad = token[position:]
             if bad[0].isalpha():
-                raise TileError(
+                return TileError(
                     f"tile {token!r}: letters {bad!r} without digits (write e.g. '123m' or an alias)"
                 )
-            raise TileError(f"tile {token!r}: unexpected character {bad[0]!r}")
+            return TileError(f"tile {token!r}: unexpected character {bad[0]!r}")
         digits, suit = match.groups()
         if not suit:
-            raise TileError(f"tile {token!r}: digits {digits!r} without a suit letter (m, p, s, z, f, y)")
+            return TileError(f"tile {token!r}: digits {digits!r} without a suit letter (m, p, s, z, f, y)")
         if suit not in SUIT_ORDER:
-            raise TileError(f"tile {digits + suit!r}: unknown suit letter {suit!r} (use m, p, s, z, f or y)")
+            return TileError(f"tile {digits + suit!r}: unknown suit letter {suit!r} (use m, p, s, z, f or y)")
         for digit in digits:
-            number = int(digit)
-            if not 1 <= number <= _MAX_DIGIT[suit]:
-                raise TileError(f"tile {digit + suit!r} does not exist ({suit} goes 1-{_MAX_DIGIT[suit]})")
-            tiles.append(f"{digit}{suit}")
+            if not 1 <= int(digit) <= _MAX_DIGIT[suit]:
+                return TileError(f"tile {digit + suit!r} does not exist ({suit} goes 1-{_MAX_DIGIT[suit]})")
         position = match.end()
-    return tiles
+    return TileError(f"tile {token!r} is not valid")  # pragma: no cover - every invalid token fails above
 
 
 def parse_tiles(text: str) -> list[str]:
@@ -152,11 +154,6 @@ def parse_tiles(text: str) -> list[str]:
     for token in text.replace(",", " ").split():
         tiles.extend(_parse_token(token))
     return tiles
-
-
-def sort_key(code: str) -> int:
-    """Canonical order (that of TILE_CODES): suits m, p, s, z, f, y; then number."""
-    return INDEX[code]
 
 
 def format_tiles(tiles: Iterable[str]) -> str:

@@ -198,6 +198,7 @@ HAND = Hand(
     ("changes", "named"),
     [
         ({"concealed": "234p"}, "sequence of tile codes"),
+        ({"concealed": ("2p", ["3p"])}, "unknown tile"),
         ({"melds": ("555z",)}, "expected Meld objects"),
         ({"melds": (Meld(("5z",) * 3, open="no"), Meld(("6z",) * 3))}, "open must be"),  # type: ignore[arg-type]
         ({"melds": None}, "melds must be a sequence"),

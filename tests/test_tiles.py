@@ -48,6 +48,7 @@ def test_parse_tiles(text: str, tiles: list[str]) -> None:
         ("12m 34", "'34'"),
         ("abc", "'abc'"),  # letters without digits, no alias
         ("1m-2m", "'-'"),
+        ("123M", "'M'"),  # suit letters are lower case
     ],
 )
 def test_parse_errors_name_the_offending_token(text: str, named: str) -> None:
