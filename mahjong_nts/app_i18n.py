@@ -54,6 +54,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "y seasons. Also: east, south, red, green, white.",
     ),
     "notation_error": ("Notatie niet begrepen: {message}", "Notation not understood: {message}"),
+    "rows_help": (
+        "De foto toont {count} rijen stenen. Liggen er stenen bij die niet in de hand horen?",
+        "The photo shows {count} rows of tiles. Are some of them not part of the hand?",
+    ),
+    "drop_row": ("Rij {row} weglaten: {tiles}", "Leave out row {row}: {tiles}"),
+    "keep_row": ("Alleen rij {row} houden", "Keep only row {row}"),
     "uncertain_tiles": ("Twijfelgevallen — kies de juiste steen", "Uncertain tiles — pick the right one"),
     "tile_n": ("Steen {n}", "Tile {n}"),
     "tile_table": (

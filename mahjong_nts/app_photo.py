@@ -29,6 +29,7 @@ class TileRead:
     confidence: float
     box: Box | None = None
     alternatives: tuple[str, ...] = ()
+    row: int = 0  # the row of tiles it lies in on the photo (0 = top)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ def reading_from_detections(
 ) -> PhotoReading:
     """Turn a recognizer `LoadedImage` and `Detections` into plain records (alternatives above 2 %)."""
     tiles = []
+    rows = getattr(detections, "row", None)
     for i in range(len(detections)):
         code = _label(labels, int(detections.class_id[i]))
         alternatives = tuple(
@@ -71,7 +73,8 @@ def reading_from_detections(
             if int(alt) >= 0 and float(conf) >= min_alternative and _label(labels, int(alt)) != code
         )
         x0, y0, x1, y1 = (float(v) for v in detections.xyxy[i])
-        tiles.append(TileRead(code, float(detections.confidence[i]), (x0, y0, x1, y1), alternatives))
+        row = int(rows[i]) if rows is not None else 0
+        tiles.append(TileRead(code, float(detections.confidence[i]), (x0, y0, x1, y1), alternatives, row))
     return PhotoReading(key=key, tiles=tuple(tiles), image=image.rgb, scale=float(image.scale))
 
 
@@ -142,14 +145,15 @@ CORRECTED = (40, 110, 230)
 
 
 def draw_tiles(image: np.ndarray, scale: float, boxes: Sequence[tuple[Box | None, str, str]]) -> np.ndarray:
-    """Draw each (box, label, state), state "sure" | "unsure" | "corrected"; labels sit above the boxes."""
+    """Draw each (box, label, state), state "sure" | "unsure" | "corrected"; labels alternate above and
+    below the boxes so that neighbours in a row do not cover each other."""
     picture = Image.fromarray(image).convert("RGB")
     draw = ImageDraw.Draw(picture)
-    size = max(12, round(min(picture.size) / 32))
+    size = max(11, round(min(picture.size) / 40))
     font = ImageFont.load_default(size=size)
     colours = {"sure": SURE, "unsure": UNSURE, "corrected": CORRECTED}
     width = max(2, size // 6)
-    for box, label, state in boxes:
+    for n, (box, label, state) in enumerate(boxes):
         if box is None:
             continue
         x0, y0, x1, y1 = (v * scale for v in box)
@@ -157,7 +161,8 @@ def draw_tiles(image: np.ndarray, scale: float, boxes: Sequence[tuple[Box | None
         draw.rectangle((x0, y0, x1, y1), outline=colour, width=width)
         left, top, right, bottom = draw.textbbox((x0, y0), label, font=font)
         lift = bottom - top + 4
-        ty = y0 - lift if y0 - lift >= 0 else y1 + 2
+        above = (n % 2 == 0 and y0 - lift >= 0) or y1 + 2 + lift > picture.height  # neighbours alternate
+        ty = y0 - lift if above else y1 + 2
         draw.rectangle((x0, ty, x0 + right - left + 4, ty + lift), fill=colour)
         draw.text((x0 + 2, ty + 2 - (top - y0)), label, fill=(255, 255, 255), font=font)
     return np.asarray(picture)

@@ -23,6 +23,7 @@ class EditorTile:
     box: Box | None = None
     alternatives: tuple[str, ...] = ()
     read_as: str | None = None
+    row: int | None = None  # row on the photo
 
     @property
     def uncertain(self) -> bool:
@@ -95,7 +96,7 @@ def merge_bonus(bonus: Iterable[str], more: Iterable[str]) -> list[str]:
 def editor_from_reading(reading: PhotoReading) -> HandEditor:
     """A fresh editor from what the recognizer read: bonus tiles go to the bonus list."""
     tiles = [
-        EditorTile(t.code, t.confidence, t.box, t.alternatives, read_as=t.code)
+        EditorTile(t.code, t.confidence, t.box, t.alternatives, read_as=t.code, row=t.row)
         for t in reading.tiles
         if not is_bonus(t.code)
     ]
@@ -168,6 +169,20 @@ def set_tile(editor: HandEditor, index: int, code: str) -> bool:
     tiles[index] = replace(tiles[index], code=code)
     editor.set_tiles(tiles)
     return True
+
+
+def photo_rows(tiles: Sequence[EditorTile]) -> dict[int, list[str]]:
+    """Codes per row of the photo, top row first; empty when the tiles lie in one row."""
+    rows: dict[int, list[str]] = {}
+    for tile in tiles:
+        if tile.row is not None:
+            rows.setdefault(tile.row, []).append(tile.code)
+    return dict(sorted(rows.items())) if len(rows) > 1 else {}
+
+
+def drop_row(editor: HandEditor, row: int) -> None:
+    """Leave out every tile of one row of the photo (tiles lying on the table, not in the hand)."""
+    editor.set_tiles([t for t in editor.tiles if t.row != row])
 
 
 def add_tile(editor: HandEditor, code: str) -> None:

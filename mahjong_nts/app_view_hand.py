@@ -26,9 +26,11 @@ from mahjong_nts.app_state import (
     apply_kong_hint,
     apply_notation,
     apply_table_edits,
+    drop_row,
     editor_from_reading,
     kong_hints,
     merge_bonus,
+    photo_rows,
     set_tile,
 )
 from mahjong_nts.app_widgets import choice, choices, labels_token
@@ -146,6 +148,30 @@ def notation_box(editor: HandEditor, lang: str, prefix: str, label: str | None =
         st.rerun()
 
 
+def row_droppers(editor: HandEditor, lang: str, prefix: str) -> None:
+    """When the photo shows several rows, buttons to leave out the rows beside the largest one (tiles lying
+    on the table), one by one or all at once."""
+    rows = photo_rows(editor.tiles)
+    if not rows:
+        return
+    largest = max(rows, key=lambda r: len(rows[r]))
+    others = [r for r in rows if r != largest]
+    st.caption(t(lang, "rows_help", count=len(rows)))
+    for row in others:
+        shown = " ".join("▮" if c == BACK else c for c in rows[row])
+        if st.button(
+            t(lang, "drop_row", row=row + 1, tiles=shown), key=f"{prefix}-droprow-{editor.version}-{row}"
+        ):
+            drop_row(editor, row)
+            st.rerun()
+    if len(others) > 1 and st.button(
+        t(lang, "keep_row", row=largest + 1), key=f"{prefix}-keeprow-{editor.version}", type="primary"
+    ):
+        for row in others:
+            drop_row(editor, row)
+        st.rerun()
+
+
 def alternative_pickers(editor: HandEditor, lang: str, prefix: str) -> None:
     """One row of choices per uncertain tile: what was read and the recognizer's alternatives."""
     unsure = [(i, tile) for i, tile in enumerate(editor.tiles) if tile.uncertain]
@@ -250,6 +276,7 @@ def bonus_picker(editor: HandEditor, lang: str, prefix: str) -> None:
 def tile_corrections(editor: HandEditor, lang: str, prefix: str) -> None:
     """All the ways to correct the tiles, in the order a player reaches for them."""
     notation_box(editor, lang, prefix)
+    row_droppers(editor, lang, prefix)
     alternative_pickers(editor, lang, prefix)
     face_down_help(editor, lang, prefix)
     with st.expander(t(lang, "tile_table"), expanded=not editor.tiles):

@@ -50,9 +50,31 @@ class FakeRecognizer:
         return PhotoReading(key, self.known.get(key, ()), shown.image, shown.scale)
 
 
+HAND2 = ROOT / "samples" / "hand2.jpg"
+HAND2_ROWS = [  # hand2.jpg's hand, and two rows of tiles lying beside it on the table
+    ["1m", "2m", "3m", "6m", "7m", "8m", "6m", "7m", "8m", "5m", "5m", "5m", "5z", "5z", "2f"],
+    ["back", "back"],
+    ["9s", "3m"],
+]
+
+
+def fake_rows(rows: list[list[str]]) -> tuple[TileRead, ...]:
+    """Several rows of confident tiles, 60 px apart."""
+    return tuple(
+        TileRead(code, 0.95, (10.0 + 40 * i, 100.0 + 60 * r, 46.0 + 40 * i, 150.0 + 60 * r), (), r)
+        for r, codes in enumerate(rows)
+        for i, code in enumerate(codes)
+    )
+
+
 def fake_deps(db: Path) -> AppDeps:
     hand1 = HAND1.read_bytes()
-    recognizer = FakeRecognizer({hand1: fake_tiles(HAND1_READ, {MISREAD_INDEX: (0.41, ("7z", "5z"))})})
+    recognizer = FakeRecognizer(
+        {
+            hand1: fake_tiles(HAND1_READ, {MISREAD_INDEX: (0.41, ("7z", "5z"))}),
+            HAND2.read_bytes(): fake_rows(HAND2_ROWS),
+        }
+    )
     return AppDeps(
         read_photo=PhotoReader(recognizer),
         store=ScoreboardStore(db),
@@ -161,6 +183,20 @@ def test_camera_photo_is_read_like_an_upload(deps: AppDeps) -> None:
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"
     assert sorted(parse_tiles(widget(at.text_input, f"{prefix}-notation").value)) == sorted(HAND1_READ)
     assert not any("Voorbeeldfoto" in c for c in texts(at, "caption"))
+
+
+def test_rows_of_tiles_beside_the_hand_are_left_out_in_one_go(deps: AppDeps) -> None:
+    at = start(deps)
+    at.selectbox(key="sample_choice").set_value("hand2.jpg").run()
+    prefix = f"hand-{photo_key(HAND2.read_bytes())}"
+    labels = [b.label for b in at.button]
+    assert "Rij 2 weglaten: ▮ ▮" in labels and "Rij 3 weglaten: 9s 3m" in labels
+    assert not any(label.startswith("Rij 1 weglaten") for label in labels)  # the hand's own row stays
+    widget(at.button, f"{prefix}-keeprow").click().run()
+    assert not at.exception
+    notation = widget(at.text_input, f"{prefix}-notation").value
+    assert sorted(parse_tiles(notation)) == sorted(parse_tiles("123678678m555m55z2f"))
+    assert not [b for b in at.button if b.key and "-droprow-" in b.key]
 
 
 def test_tile_table_edits_change_add_and_remove_tiles(deps: AppDeps) -> None:

@@ -15,8 +15,10 @@ from mahjong_nts.app_state import (
     apply_kong_hint,
     apply_notation,
     apply_table_edits,
+    drop_row,
     editor_from_reading,
     kong_hints,
+    photo_rows,
     replace_codes,
     set_tile,
 )
@@ -56,6 +58,24 @@ def test_reading_puts_bonus_tiles_aside_and_marks_uncertain_tiles() -> None:
     set_tile(editor, 1, "7z")
     assert editor.tiles[1].corrected and not editor.tiles[1].uncertain
     assert editor.tiles[1].state == "corrected"
+
+
+def test_a_row_of_tiles_beside_the_hand_can_be_left_out() -> None:
+    reading = PhotoReading(
+        "k",
+        (
+            TileRead("1z", 0.9, row=0),
+            TileRead("2z", 0.9, row=0),
+            TileRead(BACK, 0.9, row=1),
+            TileRead("4f", 0.9, row=1),
+        ),
+    )
+    editor = editor_from_reading(reading)
+    assert photo_rows(editor.tiles) == {0: ["1z", "2z"], 1: [BACK]}
+    drop_row(editor, 1)
+    assert editor.codes == ["1z", "2z"] and editor.face_down == 0
+    assert photo_rows(editor.tiles) == {}
+    assert editor.bonus == ["4f"]  # bonus tiles are not part of any row
 
 
 def test_typing_one_changed_tile_corrects_that_tile_in_place() -> None:

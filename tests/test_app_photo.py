@@ -35,6 +35,7 @@ class FakeDetections:
     class_id: np.ndarray
     alt_class_id: np.ndarray
     alt_confidence: np.ndarray
+    row: np.ndarray
 
     def __len__(self) -> int:
         return len(self.class_id)
@@ -47,6 +48,7 @@ def test_detections_become_tiles_with_alternatives_in_reading_order() -> None:
         class_id=np.array([0, 3]),
         alt_class_id=np.array([[0, 1, 2], [3, 2, 4]]),
         alt_confidence=np.array([[0.95, 0.01, 0.01], [0.45, 0.40, 0.1]], np.float32),
+        row=np.array([0, 1]),
     )
     image = FakeImage(np.zeros((20, 30, 3), np.uint8), 0.5)
     reading = reading_from_detections("k", image, detections, LABELS)
@@ -54,6 +56,7 @@ def test_detections_become_tiles_with_alternatives_in_reading_order() -> None:
     assert reading.tiles[0].alternatives == ()  # 1 % alternatives are noise
     assert reading.tiles[1].alternatives == ("7z", "back")
     assert reading.tiles[1].box == (12.0, 0.0, 22.0, 20.0)
+    assert [t.row for t in reading.tiles] == [0, 1]
     assert reading.scale == 0.5
 
 
