@@ -146,7 +146,10 @@ class NotationError(InputError):
 
 
 def apply_notation(editor: HandEditor, text: str) -> bool:
-    """Apply the notation box; True when the hand changed. Raises NotationError/TileError (one line)."""
+    """Apply the notation box; True when the hand changed. Raises NotationError/TileError (one line).
+
+    The typed text is the whole hand: face-down tiles it does not name are dropped.
+    """
     codes = parse_tiles(text)
     bonus = [c for c in codes if is_bonus(c)]
     duplicated = sorted(c for c, n in Counter(bonus).items() if n > 1)
@@ -155,7 +158,7 @@ def apply_notation(editor: HandEditor, text: str) -> bool:
     playing = [c for c in codes if not is_bonus(c)]
     if Counter(playing) == Counter(editor.codes) and sorted(bonus) == sorted(editor.bonus):
         return False
-    editor.tiles = replace_codes(editor.tiles, playing)
+    editor.tiles = [t for t in replace_codes(editor.tiles, playing) if t.code != BACK]
     editor.bonus = merge_bonus([], bonus)
     editor.version += 1
     return True

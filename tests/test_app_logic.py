@@ -93,6 +93,20 @@ def test_typed_tiles_fill_face_down_places_then_go_to_the_end() -> None:
     assert changed[3].box is None
 
 
+def test_typed_hand_names_face_down_tiles_or_drops_them() -> None:
+    # A typed hand is the whole hand: its new tiles take face-down places, leftover face-down tiles go.
+    back = EditorTile(BACK, 0.9, (1, 1, 2, 2), (), BACK)
+    editor = HandEditor(tiles=[*boxed(["1z"]), back, back, *boxed(["1z", "5p"])])
+    assert apply_notation(editor, "1111z 5p")
+    assert editor.codes == ["1z", "1z", "1z", "1z", "5p"] and editor.face_down == 0
+    editor = HandEditor(tiles=[*boxed(["1z"]), back, *boxed(["5p"])])
+    assert apply_notation(editor, "1z 5p 6p")
+    assert editor.codes == ["1z", "6p", "5p"] and editor.face_down == 0
+    editor = HandEditor(tiles=[*boxed(["1z"]), back, back, *boxed(["5p"])])
+    assert apply_notation(editor, "1z 5p 9s")
+    assert editor.codes == ["1z", "9s", "5p"] and editor.face_down == 0
+
+
 def test_notation_splits_bonus_and_rejects_bad_tokens_with_one_line() -> None:
     editor = HandEditor()
     assert apply_notation(editor, "123m 456p 789s 11z 555z 4f 1y")
