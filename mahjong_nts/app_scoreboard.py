@@ -145,15 +145,19 @@ class ScoreboardStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        self._ready = False  # the file is opened on first use, so a bad path is reported in the page
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A connection in a transaction; the folder and tables are made on first use."""
+        if not self._ready:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=10)
         try:
             db.execute("PRAGMA foreign_keys = ON")
+            if not self._ready:
+                db.executescript(SCHEMA)
+                self._ready = True
             with db:
                 yield db
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable
 
 import streamlit as st
@@ -26,7 +27,10 @@ def init_state(deps: AppDeps) -> None:
     st.session_state.setdefault("lang", "nl")
     st.session_state.setdefault("game", {"prevailing_wind": "E", "ruleset": "app"})
     if "evening_choice" not in st.session_state:
-        evenings = deps.store.evenings()
+        try:
+            evenings = deps.store.evenings()
+        except (OSError, sqlite3.Error):  # reported where the evening is opened; the hand still scores
+            evenings = []
         st.session_state["evening_choice"] = evenings[0].id if evenings else NEW_EVENING
 
 

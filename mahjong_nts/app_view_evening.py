@@ -3,11 +3,14 @@ record a draw, undo the last game, export to CSV. Everything lives in the SQLite
 
 from __future__ import annotations
 
+import sqlite3
+
 import pandas as pd
 import streamlit as st
 
 from mahjong_nts.app_deps import AppDeps
 from mahjong_nts.app_i18n import t, wind_name
+from mahjong_nts.app_photo import one_line
 from mahjong_nts.app_scoreboard import Evening, evening_csv
 from mahjong_nts.app_settle import SEATS
 from mahjong_nts.app_view_hand import set_game
@@ -148,7 +151,11 @@ def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
 
 def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> None:
     """The whole Avond tab."""
-    evenings = {e.id: e for e in deps.store.evenings()}
+    try:
+        evenings = {e.id: e for e in deps.store.evenings()}
+    except (OSError, sqlite3.Error) as exc:
+        st.error(t(lang, "store_error", message=f"{deps.store.path}: {one_line(exc)}"))
+        return
     choice(
         st.selectbox,
         t(lang, "choose_evening"),

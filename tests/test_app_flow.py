@@ -258,6 +258,14 @@ def test_bad_uploads_give_clear_messages(deps: AppDeps) -> None:
     assert any("klopt niet" in e for e in texts(at, "error")), texts(at, "error")
 
 
+def test_an_unusable_database_is_one_message_and_the_hand_still_scores(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the database folder should be")
+    at = start(fake_deps(blocker / "evening.sqlite"))
+    assert any("kan niet worden opgeslagen" in e for e in texts(at, "error")), texts(at, "error")
+    assert int(at.metric[0].value) >= 0  # the Hand tab still scores
+
+
 def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -> None:
     at = start(deps)
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"
