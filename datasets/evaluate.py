@@ -19,17 +19,17 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from datasets.yolo import DATA_ENV, LABELS, Sample, data_dir, read_split
+from datasets.yolo import BACK, DATA_ENV, LABELS, Sample, data_dir, read_split
 from recognizer.classifier import Combine, TurnMode, View, combine_views, softmax, view_plan
 from recognizer.detections import Detections
-from recognizer.detector import TileBoxes
+from recognizer.detector import TileBoxes, boxes_in_image, decode, nms
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer, Settings, decide
 
@@ -51,6 +51,7 @@ class Tally:
     small_photos: int = 0
     small_right: int = 0
     codes_right: int = 0  # the multiset of codes is right, wherever the boxes are
+    found_backs: int = 0  # face-down tiles reported (the dataset has none)
     per_class: Counter[int] = field(default_factory=Counter)  # truth class -> matched boxes
     per_class_right: Counter[int] = field(default_factory=Counter)
     confusions: Counter[tuple[int, int]] = field(default_factory=Counter)
@@ -73,6 +74,7 @@ class Tally:
         self.photos += 1
         self.truth += len(truth_cls)
         self.found += len(found_cls)
+        self.found_backs += int((found_cls == BACK).sum())
         self.boxes_matched += len(pairs)
         self.tiles_right += right
         all_right = right == len(truth_cls) == len(found_cls)
@@ -94,6 +96,7 @@ class Tally:
             "photos": self.photos,
             "truth_tiles": self.truth,
             "found_tiles": self.found,
+            "found_backs": self.found_backs,
             "tile_precision": precision,
             "tile_recall": recall,
             "tile_f1": share(2 * self.tiles_right, self.found + self.truth),
@@ -252,36 +255,57 @@ def collect_raw(
         else:
             data, truth = variant(load_image(sample.image).rgb, sample.boxes)
             image = load_image(data)
-        boxes = recognizer.detector.detect(image.rgb, low, recognizer.settings.nms_iou)
+        heatmap, size, offset, ratio = recognizer.detector.raw_outputs(image.rgb)
+        boxes = boxes_in_image(
+            decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
+        )  # no NMS yet
         batch, _ = recognizer.classifier.batch(image.rgb, boxes.xyxy, [ALL_VIEWS] * len(boxes))
         probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), len(ALL_VIEWS), -1)
         raws.append(Raw(boxes, probs, image.scale, truth, sample.labels))
     return raws
 
 
-def sweep(raws: list[Raw], thresholds: Iterable[float], base: Settings) -> list[dict[str, Any]]:
-    """Metrics for every threshold x turns x combine x square band x limits setting, from raw outputs."""
-    results = []
+SWEEP_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+SWEEP_BACK_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
+
+
+def sweep(raws: list[Raw], base: Settings) -> list[dict[str, Any]]:
+    """Two stages from the raw outputs: detector thresholds (face-up x face-down channel) with the base
+    classifier settings; then, at the best thresholds, test-time turns x combine x square band x limits."""
+
+    def run(settings: Settings) -> dict[str, Any]:
+        tally = Tally()
+        for raw in raws:
+            found = _decide_raw(raw, settings)
+            tally.add(found.xyxy, found.class_id, found.confidence, raw.truth, raw.labels)
+        keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits")
+        return {k: getattr(settings, k) for k in keys} | tally.summary()
+
+    def rank(row: dict[str, Any]) -> tuple[float, float]:
+        return (row["photos_all_right"], row["tile_f1"])
+
+    rows = [
+        run(replace(base, threshold=t, back_threshold=b))
+        for t in SWEEP_THRESHOLDS
+        for b in SWEEP_BACK_THRESHOLDS
+    ]
+    best = max(rows, key=rank)
     grid: list[tuple[TurnMode, Combine]] = [("none", "mean")]
     grid += [(t, c) for t in ("landscape", "all") for c in ("mean", "max")]
-    for threshold in thresholds:
-        for turns, combine in grid:
-            for band in (1.0, 1.25, 1.5):
-                for limits in (True, False):
-                    settings = replace(base, threshold=threshold, turns=turns, combine=combine,
-                                       square_band=band, tile_limits=limits)  # fmt: skip
-                    tally = Tally()
-                    for raw in raws:
-                        found = _decide_raw(raw, settings)
-                        tally.add(found.xyxy, found.class_id, found.confidence, raw.truth, raw.labels)
-                    row = {"threshold": threshold, "turns": turns, "combine": combine, "square_band": band,
-                           "tile_limits": limits}  # fmt: skip
-                    results.append(row | tally.summary())
-    return results
+    tuned = replace(base, threshold=best["threshold"], back_threshold=best["back_threshold"])
+    for turns, combine in grid:
+        for band in (1.0, 1.25, 1.5):
+            for limits in (True, False):
+                row = run(replace(tuned, turns=turns, combine=combine, square_band=band, tile_limits=limits))
+                if row != best:
+                    rows.append(row)
+    return sorted(rows, key=rank, reverse=True)
 
 
 def _decide_raw(raw: Raw, settings: Settings) -> Detections:
-    keep = raw.boxes.score >= settings.threshold
+    channel_threshold = np.where(raw.boxes.back, settings.back_threshold, settings.threshold)
+    keep = np.nonzero(raw.boxes.score >= channel_threshold)[0]
+    keep = keep[nms(raw.boxes.xyxy[keep], raw.boxes.score[keep], settings.nms_iou)]
     boxes = raw.boxes.select(keep)
     if len(boxes) == 0:
         return Detections.empty()
@@ -298,7 +322,8 @@ def _decide_raw(raw: Raw, settings: Settings) -> Detections:
 def print_report(name: str, tally: Tally, top: int = 12) -> None:
     """Headline numbers, weakest classes and the most common confusions."""
     s = tally.summary()
-    print(f"\n== {name}: {s['photos']} photos, {s['truth_tiles']} truth tiles, {s['found_tiles']} found")
+    print(f"\n== {name}: {s['photos']} photos, {s['truth_tiles']} truth tiles, {s['found_tiles']} found "
+          f"({s['found_backs']} face-down)")  # fmt: skip
     print(f"tile precision {s['tile_precision']:.3f}  recall {s['tile_recall']:.3f}  F1 {s['tile_f1']:.3f}")
     print(f"detection-only precision {s['detection_precision']:.3f}  recall {s['detection_recall']:.3f}")
     print(f"classification accuracy of matched boxes {s['classification_accuracy']:.3f}")
@@ -342,16 +367,14 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {"settings": asdict(settings), "data": str(root)}
 
     if args.sweep:
-        thresholds = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
-        print(f"collecting raw outputs for {len(samples)} photos ...", file=sys.stderr)
         variant = VARIANTS[args.sweep_variant] if args.sweep_variant else None
-        rows = sweep(collect_raw(recognizer, samples, min(thresholds), variant), thresholds, settings)
-        rows.sort(key=lambda r: (-r["photos_all_right"], -r["tile_f1"]))
-        print("threshold turns     combine band limits  tileP  tileR  F1     allright <=18right")
-        for r in rows[:25]:
-            print(f"{r['threshold']:<9} {r['turns']:<9} {r['combine']:<7} {r['square_band']:<4} "
-                  f"{r['tile_limits']!s:<6} {r['tile_precision']:.3f}  {r['tile_recall']:.3f}  "
-                  f"{r['tile_f1']:.3f}  {r['photos_all_right']:.3f}    "
+        print(f"collecting raw outputs for {len(samples)} photos ...", file=sys.stderr)
+        rows = sweep(collect_raw(recognizer, samples, min(SWEEP_THRESHOLDS), variant), settings)
+        print("thresh back turns     combine band limits  tileP  tileR  F1     allright <=18right")
+        for r in rows[:30]:
+            print(f"{r['threshold']:<6} {r['back_threshold']:<4} {r['turns']:<9} {r['combine']:<7} "
+                  f"{r['square_band']:<4} {r['tile_limits']!s:<6} {r['tile_precision']:.3f}  "
+                  f"{r['tile_recall']:.3f}  {r['tile_f1']:.3f}  {r['photos_all_right']:.3f}    "
                   f"{r[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
         out["sweep"] = rows
 

@@ -56,13 +56,17 @@ def peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def decode(
-    heatmap: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float, stride: int = STRIDE
+    heatmap: np.ndarray,
+    size: np.ndarray,
+    offset: np.ndarray,
+    threshold: float | tuple[float, ...],
+    stride: int = STRIDE,
 ) -> TileBoxes:
     """Boxes from one image's outputs ([2, G, G] each): centre = (cell + offset) * stride ± size / 2."""
     boxes, scores, backs = [], [], []
     for channel in range(heatmap.shape[0]):
         heat = np.ascontiguousarray(heatmap[channel], dtype=np.float32)
-        rows, cols = peaks(heat, threshold)
+        rows, cols = peaks(heat, threshold if isinstance(threshold, float | int) else threshold[channel])
         cx = (cols + offset[0, rows, cols]) * stride
         cy = (rows + offset[1, rows, cols]) * stride
         half_w, half_h = size[0, rows, cols] / 2, size[1, rows, cols] / 2
@@ -116,8 +120,8 @@ class TileDetector:
         heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
         return heatmap[0], size[0], offset[0], ratio
 
-    def detect(self, rgb: np.ndarray, threshold: float, iou: float) -> TileBoxes:
-        """Tiles in `rgb`: decoded peaks above `threshold`, NMS over both channels, clipped to the photo."""
+    def detect(self, rgb: np.ndarray, threshold: float | tuple[float, ...], iou: float) -> TileBoxes:
+        """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels."""
         heatmap, size, offset, ratio = self.raw_outputs(rgb)
         return boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
 

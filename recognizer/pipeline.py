@@ -24,7 +24,8 @@ from recognizer.session import make_session
 class Settings:
     """Decoding and decision settings; the defaults are the ones measured best on the valid split."""
 
-    threshold: float = 0.3  # detector heatmap peak threshold
+    threshold: float = 0.3  # detector heatmap peak threshold for face-up tiles
+    back_threshold: float = 0.5  # ... and for face-down tiles (channel 1)
     nms_iou: float = 0.5  # boxes overlapping more than this (either channel) are one tile
     turns: TurnMode = "landscape"  # test-time turns of the crops
     combine: Combine = "mean"  # how the turned views of one tile are combined
@@ -59,7 +60,8 @@ class Recognizer:
 
     def detect(self, image: LoadedImage) -> TileBoxes:
         """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
-        return self.detector.detect(image.rgb, self.settings.threshold, self.settings.nms_iou)
+        s = self.settings
+        return self.detector.detect(image.rgb, (s.threshold, s.back_threshold), s.nms_iou)
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
         """(n, 43) label probabilities for `boxes`, test-time turns combined."""
