@@ -81,28 +81,27 @@ def show_problem(problem: InputError, lang: str) -> None:
 # --- photo ----------------------------------------------------------------------------------------
 
 
-def choose_photo(deps: AppDeps, lang: str) -> tuple[bytes | None, str]:
-    """The photo to read: the camera's, else an upload, else the chosen sample; with a caption."""
+def choose_photo(deps: AppDeps, lang: str) -> bytes | None:
+    """The photo to read: the camera's, else an upload, else the chosen sample (said in a caption)."""
     uploaded = st.file_uploader(t(lang, "upload"), key="photo_upload", max_upload_size=MAX_UPLOAD_MB)
     camera = None
     if st.toggle(t(lang, "use_camera"), key="use_camera"):
         camera = st.camera_input(t(lang, "camera"), key="photo_camera")
     if camera is not None:
-        return camera.getvalue(), camera.name
+        return camera.getvalue()
     if uploaded is not None:
-        return uploaded.getvalue(), uploaded.name
+        return uploaded.getvalue()
     if not deps.samples:
-        return None, ""
+        return None
     names = [p.name for p in deps.samples]
     name = st.selectbox(t(lang, "sample"), names, key="sample_choice")
     st.caption(t(lang, "sample_caption"))
-    path = deps.samples[names.index(name)]
-    return path.read_bytes(), path.name
+    return deps.samples[names.index(name)].read_bytes()
 
 
-def editor_for(reading: PhotoReading | None, store_key: str = "editors") -> HandEditor:
+def editor_for(reading: PhotoReading | None) -> HandEditor:
     """The editor of this photo from session state; made from the reading the first time."""
-    editors: dict[str, HandEditor] = st.session_state.setdefault(store_key, {})
+    editors: dict[str, HandEditor] = st.session_state.setdefault("editors", {})
     key = reading.key if reading is not None else "typed"
     if key not in editors:
         editors[key] = editor_from_reading(reading) if reading is not None else HandEditor()
@@ -528,7 +527,7 @@ def render_hand_tab(
     photo_column, edit_column = st.columns([5, 6])
     with photo_column:
         st.subheader(t(lang, "photo"))
-        data, _name = choose_photo(deps, lang)
+        data = choose_photo(deps, lang)
         reading = deps.read_photo(data) if data is not None else None
         editor = editor_for(reading)
         if reading is not None:
