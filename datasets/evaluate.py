@@ -28,6 +28,7 @@ import numpy as np
 
 from datasets.yolo import BACK, DATA_ENV, LABELS, Sample, data_dir, read_split
 from recognizer.classifier import Combine, TurnMode, View, combine_views, softmax, view_plan
+from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes, boxes_in_image, decode, nms
 from recognizer.imageio import LoadedImage, load_image
@@ -52,6 +53,9 @@ class Tally:
     small_right: int = 0
     codes_right: int = 0  # the multiset of codes is right, wherever the boxes are
     found_backs: int = 0  # face-down tiles reported (the dataset has none)
+    unsure: int = 0  # found tiles below the uncertainty mark the CLI and app show
+    unsure_wrong: int = 0
+    sure_wrong: int = 0
     per_class: Counter[int] = field(default_factory=Counter)  # truth class -> matched boxes
     per_class_right: Counter[int] = field(default_factory=Counter)
     confusions: Counter[tuple[int, int]] = field(default_factory=Counter)
@@ -64,6 +68,13 @@ class Tally:
         """Score one photo; returns whether every tile was found with the right code and nothing extra."""
         pairs = match(found_xyxy, found_conf, truth)
         right = sum(int(found_cls[i] == truth_cls[j]) for i, j in pairs)
+        correct = np.zeros(len(found_cls), bool)
+        for i, j in pairs:
+            correct[i] = found_cls[i] == truth_cls[j]
+        unsure = np.asarray(found_conf) < UNCERTAIN_BELOW
+        self.unsure += int(unsure.sum())
+        self.unsure_wrong += int((unsure & ~correct).sum())
+        self.sure_wrong += int((~unsure & ~correct).sum())
         for i, j in pairs:
             label = int(truth_cls[j])
             self.per_class[label] += 1
@@ -107,6 +118,9 @@ class Tally:
             "photos_codes_right": share(self.codes_right, self.photos),
             f"photos_le_{SMALL_HAND}_tiles": self.small_photos,
             f"photos_le_{SMALL_HAND}_all_right": share(self.small_right, self.small_photos),
+            "flagged_uncertain": share(self.unsure, self.found),
+            "flagged_that_were_wrong": share(self.unsure_wrong, self.unsure),
+            "unflagged_that_were_wrong": share(self.sure_wrong, self.found - self.unsure),
             "seconds_per_photo": round(self.seconds / max(self.photos, 1), 4),
         }
 
@@ -271,14 +285,15 @@ SWEEP_BACK_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
 
 def sweep(raws: list[Raw], base: Settings) -> list[dict[str, Any]]:
     """Two stages from the raw outputs: detector thresholds (face-up x face-down channel) with the base
-    classifier settings; then, at the best thresholds, test-time turns x combine x square band x limits."""
+    classifier settings; then, at the best thresholds, test-time turns x combine x square band x limits;
+    last, for the best of all, confidence scaled by the detector score (`full_score`)."""
 
     def run(settings: Settings) -> dict[str, Any]:
         tally = Tally()
         for raw in raws:
             found = _decide_raw(raw, settings)
             tally.add(found.xyxy, found.class_id, found.confidence, raw.truth, raw.labels)
-        keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits")
+        keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits", "full_score")
         return {k: getattr(settings, k) for k in keys} | tally.summary()
 
     def rank(row: dict[str, Any]) -> tuple[float, float]:
@@ -299,7 +314,12 @@ def sweep(raws: list[Raw], base: Settings) -> list[dict[str, Any]]:
                 row = run(replace(tuned, turns=turns, combine=combine, square_band=band, tile_limits=limits))
                 if row != best:
                     rows.append(row)
-    return sorted(rows, key=rank, reverse=True)
+    rows.sort(key=rank, reverse=True)
+    top = rows[0]
+    keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits")
+    for full in (0.5, 0.7, 0.9):  # confidence also scaled by the detector score: only the flags change
+        rows.append(run(replace(base, full_score=full, **{k: top[k] for k in keys})))
+    return rows
 
 
 def _decide_raw(raw: Raw, settings: Settings) -> Detections:
@@ -331,6 +351,9 @@ def print_report(name: str, tally: Tally, top: int = 12) -> None:
           f"(code multiset right {s['photos_codes_right']:.3f})")  # fmt: skip
     print(f"photos of <= {SMALL_HAND} tiles: {s[f'photos_le_{SMALL_HAND}_tiles']}, every tile right "
           f"{s[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
+    print(f"flagged uncertain (confidence < {UNCERTAIN_BELOW}) {s['flagged_uncertain']:.3f} of found tiles; "
+          f"{s['flagged_that_were_wrong']:.3f} of those wrong, {s['unflagged_that_were_wrong']:.3f} of the "
+          f"rest wrong")  # fmt: skip
     print(f"seconds per photo (load + recognize) {s['seconds_per_photo']:.3f}")
     print("weakest classes (code boxes accuracy mistaken_for):")
     for row in tally.per_class_table()[:top]:
@@ -370,12 +393,14 @@ def main(argv: list[str] | None = None) -> int:
         variant = VARIANTS[args.sweep_variant] if args.sweep_variant else None
         print(f"collecting raw outputs for {len(samples)} photos ...", file=sys.stderr)
         rows = sweep(collect_raw(recognizer, samples, min(SWEEP_THRESHOLDS), variant), settings)
-        print("thresh back turns     combine band limits  tileP  tileR  F1     allright <=18right")
-        for r in rows[:30]:
+        print("thresh back turns     combine band limits full tileP  tileR  F1     allright <=18right "
+              "flagged/wrong")  # fmt: skip
+        for r in [*rows[:25], *rows[-3:]]:
             print(f"{r['threshold']:<6} {r['back_threshold']:<4} {r['turns']:<9} {r['combine']:<7} "
-                  f"{r['square_band']:<4} {r['tile_limits']!s:<6} {r['tile_precision']:.3f}  "
-                  f"{r['tile_recall']:.3f}  {r['tile_f1']:.3f}  {r['photos_all_right']:.3f}    "
-                  f"{r[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
+                  f"{r['square_band']:<4} {r['tile_limits']!s:<6} {r['full_score']:<4} "
+                  f"{r['tile_precision']:.3f}  {r['tile_recall']:.3f}  {r['tile_f1']:.3f}  {r['photos_all_right']:.3f}    "
+                  f"{r[f'photos_le_{SMALL_HAND}_all_right']:.3f}     {r['flagged_uncertain']:.2f}/"
+                  f"{r['flagged_that_were_wrong']:.2f}")  # fmt: skip
         out["sweep"] = rows
 
     print(f"evaluating {len(samples)} valid photos ...", file=sys.stderr)
