@@ -398,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in [*rows[:25], *rows[-3:]]:
             print(f"{r['threshold']:<6} {r['back_threshold']:<4} {r['turns']:<9} {r['combine']:<7} "
                   f"{r['square_band']:<4} {r['tile_limits']!s:<6} {r['full_score']:<4} "
-                  f"{r['tile_precision']:.3f}  {r['tile_recall']:.3f}  {r['tile_f1']:.3f}  {r['photos_all_right']:.3f}    "
+                  f"{r['tile_precision']:.3f}  {r['tile_recall']:.3f}  {r['tile_f1']:.3f}  "
+                  f"{r['photos_all_right']:.3f}    "
                   f"{r[f'photos_le_{SMALL_HAND}_all_right']:.3f}     {r['flagged_uncertain']:.2f}/"
                   f"{r['flagged_that_were_wrong']:.2f}")  # fmt: skip
         out["sweep"] = rows
