@@ -2,6 +2,10 @@
 
 The rules (also in docs/BATCH.md and `mahjong-nts batch --help`):
 
+- the hand's tiles: with several rows on the photo (other players' tiles, the wall), the row of the largest
+  tiles among the rows holding a hand's count (winner 14-18, loser 13-17, bonus tiles not counted), else two
+  neighbouring rows that do together (melds in front of the rack), else every tile; rows holding only
+  flowers and seasons stay; the rows left out are listed as assumed;
 - context keys not given take the stated defaults: seat and prevailing wind E, ruleset app, role winner,
   self_drawn false, no flags; each one taken is listed as assumed;
 - `bonus`: given, else the flowers and seasons read;
@@ -16,6 +20,7 @@ The rules (also in docs/BATCH.md and `mahjong-nts batch --help`):
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +44,15 @@ HAND_SIZE = {"winner": 14, "loser": 13}
 
 
 @dataclass(frozen=True)
+class ReadTile:
+    """A tile as the hand planner needs it: code (or "back"), photo row, size (longer box side, pixels)."""
+
+    code: str
+    row: int = 0
+    size: float = 0.0
+
+
+@dataclass(frozen=True)
 class PlannedHand:
     """A `score` input object and the list of what was assumed rather than given or read."""
 
@@ -51,8 +65,8 @@ def is_bonus(code: str) -> bool:
     return code.endswith(("f", "y"))
 
 
-def plan_hand(codes: Sequence[str], rows: Sequence[int], given: Mapping[str, Any]) -> PlannedHand:
-    """Build the hand for one photo: `codes`/`rows` in reading order, `given` merged defaults + sidecar."""
+def plan_hand(tiles: Sequence[ReadTile], given: Mapping[str, Any]) -> PlannedHand:
+    """Build the hand for one photo: `tiles` read in reading order, `given` merged defaults + sidecar."""
     assumed: list[str] = []
     hand: dict[str, Any] = {}
     for key in CONTEXT_KEYS:
@@ -62,6 +76,10 @@ def plan_hand(codes: Sequence[str], rows: Sequence[int], given: Mapping[str, Any
             hand[key] = STATED_DEFAULTS[key]
             assumed.append(f"{key} {show_value(STATED_DEFAULTS[key])}")
     role = hand["role"] if hand["role"] in HAND_SIZE else "winner"
+    if "concealed" not in given:
+        tiles = _hand_rows(tiles, role, assumed)
+    codes = [tile.code for tile in tiles]
+    rows = [tile.row for tile in tiles]
 
     read_bonus = [code for code in codes if is_bonus(code)]
     hand["bonus"] = format_tiles(_tiles(given["bonus"], "bonus") if "bonus" in given else read_bonus)
@@ -89,6 +107,34 @@ def plan_hand(codes: Sequence[str], rows: Sequence[int], given: Mapping[str, Any
         hand["winning_tile"] = _last_read(face_up, concealed)
         assumed.append(f"winning_tile {hand['winning_tile']} (last tile read)")
     return PlannedHand(hand, tuple(assumed))
+
+
+def _hand_rows(tiles: Sequence[ReadTile], role: str, assumed: list[str]) -> Sequence[ReadTile]:
+    """The tiles of the hand's row(s) when the photo shows several rows (see the module docstring)."""
+    by_row: dict[int, list[ReadTile]] = {}
+    for tile in tiles:
+        by_row.setdefault(tile.row, []).append(tile)
+    counts = {row: sum(not is_bonus(tile.code) for tile in line) for row, line in by_row.items()}
+    if sum(1 for count in counts.values() if count) <= 1:
+        return tiles
+    low, high = HAND_SIZE[role], HAND_SIZE[role] + 4
+    size = {row: statistics.median(tile.size for tile in line) for row, line in by_row.items()}
+    singles = [(row,) for row, count in counts.items() if low <= count <= high]
+    pairs = [
+        (row, row + 1) for row in counts if row + 1 in counts and low <= counts[row] + counts[row + 1] <= high
+    ]
+    for candidates in (singles, pairs):
+        if candidates:
+            chosen = set(max(candidates, key=lambda rows: min(size[row] for row in rows)))
+            break
+    else:
+        return tiles
+    chosen |= {row for row, count in counts.items() if count == 0}  # a row of flowers beside the hand
+    left_out = [row for row in by_row if row not in chosen]
+    shown = " / ".join(" ".join(tile.code for tile in by_row[row]) for row in left_out)
+    kept = ", ".join(str(row + 1) for row in sorted(chosen))
+    assumed.append(f"hand in row {kept} of {len(by_row)} (largest tiles); left out: {shown}")
+    return [tile for tile in tiles if tile.row in chosen]
 
 
 def show_value(value: Any) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from mahjong_nts.batch_hand import plan_hand
+from mahjong_nts.batch_hand import ReadTile, plan_hand
 from mahjong_nts.batch_outputs import atomic_write_bytes
 from mahjong_nts.batch_sidecar import PhotoContext
 
@@ -168,10 +168,12 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
         if job.context.error:
             record["error"] = job.context.error
         elif record["error"] is None:
-            codes = [tile.code for tile in photo.tiles]
-            rows = [tile.row for tile in photo.tiles]
+            read = [
+                ReadTile(tile.code, tile.row, max(tile.box[2] - tile.box[0], tile.box[3] - tile.box[1]))
+                for tile in photo.tiles
+            ]
             try:
-                plan = plan_hand(codes, rows, job.context.given)
+                plan = plan_hand(read, job.context.given)
                 record["hand"], record["assumed"] = plan.hand, list(plan.assumed)
                 hand = hand_from_dict(plan.hand)
                 record["hand"] = hand_to_dict(hand)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.batch_hand import STATED_DEFAULTS, plan_hand
+from mahjong_nts.batch_hand import STATED_DEFAULTS, ReadTile, plan_hand
 from scoring import InputError, hand_from_dict, parse_tiles, score_hand
 
 
@@ -18,7 +18,13 @@ def read(text: str) -> list[str]:
 
 def plan(text: str, given: dict | None = None, rows: list[int] | None = None):
     codes = read(text)
-    return plan_hand(codes, rows or [0] * len(codes), given or {})
+    tiles = [ReadTile(code, row) for code, row in zip(codes, rows or [0] * len(codes), strict=True)]
+    return plan_hand(tiles, given or {})
+
+
+def photo(*rows: tuple[str, float]) -> list[ReadTile]:
+    """Rows of tiles (text, tile size in pixels), top row first."""
+    return [ReadTile(code, index, size) for index, (text, size) in enumerate(rows) for code in read(text)]
 
 
 def test_no_sidecar_uses_the_stated_defaults_and_says_so() -> None:
@@ -58,10 +64,9 @@ def test_face_down_tiles_with_equal_neighbours_are_a_concealed_kong(tiles: str) 
 
 
 def test_kong_only_within_one_row() -> None:
-    codes = read("789p567p333p22p B 4p 4p B")
-    rows = [0] * 12 + [1] * 3  # the last face-down tile lies in another row
+    rows = [0] * 12 + [1] * 3  # the kong's last three tiles lie in the next row
     with pytest.raises(InputError, match="face-down"):
-        plan_hand(codes, rows, {})
+        plan("789p567p333p22p B 4p 4p B", rows=rows)
 
 
 def test_stray_face_down_tiles_are_an_error() -> None:
@@ -134,3 +139,49 @@ def test_no_tiles_and_no_sidecar_is_an_error() -> None:
 def test_malformed_tile_fields_name_the_problem(given: dict, message: str) -> None:
     with pytest.raises(InputError, match=message):
         plan("111z 789p567p333p22p", given)
+
+
+def test_hand_is_the_row_of_largest_tiles_that_can_be_a_hand() -> None:
+    tiles = photo(
+        ("7z6p5z1f7p7s6z9p8s1m3m1s7m3m5z2s5z5z", 49),  # 17 small tiles further away: another player's
+        ("2y 123s345s789s789s44s", 68),  # the hand, nearest the camera
+        ("1s2m", 70),  # two stray tiles, large but too few for a hand
+    )
+    planned = plan_hand(tiles, {})
+    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("123s345s789s789s44s"))
+    assert planned.hand["bonus"] == "2y"
+    note = next(note for note in planned.assumed if note.startswith("hand in row"))
+    assert note.startswith("hand in row 2 of 3 (largest tiles); left out: 7z 6p 5z 1f")
+    assert note.endswith(" / 1s 2m")
+
+
+def test_melds_in_front_of_the_rack_join_their_neighbouring_row() -> None:
+    tiles = photo(("1m9m", 40), ("789p567p22p", 60), ("B 4p 4p B 333p", 66))  # no single row holds a hand
+    planned = plan_hand(tiles, {})
+    assert planned.hand["melds"] == [{"tiles": "4444p", "open": False}]
+    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("789p567p22p333p"))
+    assert any(note.startswith("hand in row 2, 3 of 3") for note in planned.assumed)
+
+
+def test_a_row_of_only_flowers_stays_with_the_hand() -> None:
+    tiles = photo(("1f 3y", 55), ("789p567p333p444p22p", 60), ("5s5s6s", 30))
+    planned = plan_hand(tiles, {})
+    assert planned.hand["bonus"] == "1f3y"
+    assert any(note.endswith("left out: 5s 5s 6s") for note in planned.assumed)
+
+
+def test_no_row_that_fits_keeps_every_tile_and_the_scorer_names_the_count() -> None:
+    # hand6.jpg: 43 tiles in rows of 12, 10, 9 and 12: no row and no two neighbouring rows hold a hand
+    tiles = photo(("123456789m123p", 90), ("456789p1234s", 86), ("56789s1234z", 91), ("567z123456789m", 88))
+    planned = plan_hand(tiles, {})
+    assert len(parse_tiles(planned.hand["concealed"])) == 43
+    assert not any(note.startswith("hand in row") for note in planned.assumed)
+    with pytest.raises(InputError, match="43 tiles"):
+        hand_from_dict(planned.hand)
+
+
+def test_given_concealed_skips_the_row_choice() -> None:
+    tiles = photo(("123456789m11z", 40), ("789p567p333p444p22p", 60))
+    planned = plan_hand(tiles, {"concealed": "123456789m111z22z"})
+    assert planned.hand["concealed"] == "123456789m11122z"
+    assert not any(note.startswith("hand in row") for note in planned.assumed)
