@@ -43,6 +43,9 @@ context per photo (each key: stated default < defaults.json < subfolder defaults
 
 without a sidecar, the tiles read become the hand:
   stated defaults: seat_wind E, prevailing_wind E, ruleset app, role winner, self_drawn false, no flags;
+  a photo with several rows of tiles (other players' tiles, the wall): the hand is the row of the largest
+  tiles among rows holding a hand's count (winner 14-18, loser 13-17 tiles, bonus tiles not counted),
+  else two neighbouring rows that do together, else all tiles; rows of only flowers stay;
   flowers and seasons go to bonus; 4 adjacent tiles in a row with 1 or 2 face-down tiles and equal
   face-up ones are a concealed kong; four equal face-up tiles are an open kong only when the count needs
   it (a winner holds 14 tiles + 1 per kong, so 15 tiles with four 5m = open kong 5555m; with 14 tiles
