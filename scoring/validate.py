@@ -5,8 +5,7 @@ A well-formed hand that is no mahjong is not an error: the scorer reports it as 
 
 from __future__ import annotations
 
-import contextlib
-import weakref
+from functools import lru_cache
 
 from scoring.errors import InputError
 from scoring.hand import FLAGS, ROLES, WINDS, Hand, Meld, meld_kind
@@ -106,19 +105,19 @@ def _check_flags(hand: Hand, kongs: int) -> None:
             )
 
 
-_VALID: weakref.WeakSet[Hand] = weakref.WeakSet()  # hands already checked (hand_from_dict, then score_hand)
-
-
 def validate_hand(hand: Hand) -> None:
     """Raise InputError naming the first problem; return None for a well-formed hand."""
     try:
-        if hand in _VALID:
-            return
-    except TypeError:  # unhashable fields (lists) or no weak reference: check it in full
-        pass
+        _validated(hand)
+    except TypeError:  # unhashable fields (lists): check it without the memo
+        _validate(hand)
+
+
+@lru_cache(maxsize=4096)
+def _validated(hand: Hand) -> bool:
+    """_validate remembered per (frozen) hand: hand_from_dict checks a hand, then score_hand sees it."""
     _validate(hand)
-    with contextlib.suppress(TypeError):
-        _VALID.add(hand)
+    return True
 
 
 def _validate(hand: Hand) -> None:
