@@ -20,7 +20,7 @@ from mahjong_nts.batch_outputs import atomic_write_bytes
 from mahjong_nts.batch_sidecar import PhotoContext
 
 ANNOTATED_DIR = "annotated"
-ANNOTATED_MAX_SIDE = 1600  # px: sharp enough to check every tile on paper, small enough for 300 photos
+ANNOTATED_MAX_SIDE = 1280  # px: ~200 dpi across a printed page; small enough for 300 photos
 
 
 class PhotoUnreadable(ValueError):
@@ -202,7 +202,7 @@ def save_annotated(rgb: np.ndarray, path: Path) -> None:
     from PIL import Image
 
     image = Image.fromarray(np.ascontiguousarray(rgb, dtype=np.uint8)).convert("RGB")
-    image.thumbnail((ANNOTATED_MAX_SIDE, ANNOTATED_MAX_SIDE))
+    image.thumbnail((ANNOTATED_MAX_SIDE, ANNOTATED_MAX_SIDE), resample=Image.Resampling.BILINEAR)
     buffer = io.BytesIO()
     image.save(buffer, format="JPEG", quality=85)
     path.parent.mkdir(parents=True, exist_ok=True)
