@@ -69,9 +69,10 @@ def _group_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[P
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 16)
 def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
     """Every split of the concealed counts into sets (chows, pungs) and exactly one pair.
+
+    Not cached itself: each group's splits are (a bounded number of suit shapes, shared by distinct hands).
 
     >>> from scoring.tiles import counts_of, parse_tiles
     >>> for split in regular_decompositions(tuple(counts_of(parse_tiles("111222333m55p")))):
@@ -79,33 +80,38 @@ def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]
     (('chow', 0), ('chow', 0), ('chow', 0), ('pair', 13))
     (('pung', 0), ('pung', 1), ('pung', 2), ('pair', 13))
     """
-    pair_groups = 0
-    for lo, hi, _ in _GROUPS:
-        rest = sum(counts[lo:hi]) % 3
-        if rest == 1:
-            return ()
-        pair_groups += rest == 2
-    if pair_groups != 1:
-        return ()
     options = []
+    pair_groups = 0
     for group, (lo, hi, _) in enumerate(_GROUPS):
-        splits = _group_pieces(counts[lo:hi], group)
+        with_pair, splits = _group_pieces(counts[lo:hi], group)
         if not splits:
             return ()
+        pair_groups += with_pair
         options.append(splits)
+    if pair_groups != 1:
+        return ()
+    if all(len(splits) == 1 for splits in options):  # the usual case: one way to read each group
+        return (tuple(chain.from_iterable(splits[0] for splits in options)),)
     return tuple(tuple(chain.from_iterable(combo)) for combo in product(*options))
 
 
-@lru_cache(maxsize=1 << 15)
-def _group_pieces(part: tuple[int, ...], group: int) -> tuple[tuple[Piece, ...], ...]:
-    """Splits of one group in whole-hand kind indices; with the pair if its size is 2 mod 3, else without."""
+@lru_cache(maxsize=1 << 12)
+def _group_pieces(part: tuple[int, ...], group: int) -> tuple[bool, tuple[tuple[Piece, ...], ...]]:
+    """Whether one group holds the pair (its size is 2 mod 3), and its splits in whole-hand kind indices.
+
+    No splits for a size 1 mod 3; one empty split for an empty group.
+    """
     lo, _, honours = _GROUPS[group]
-    with_pair = sum(part) % 3 == 2
-    return tuple(
+    rest = sum(part) % 3
+    if rest == 1:
+        return False, ()
+    with_pair = rest == 2
+    splits = tuple(
         tuple((kind, tile + lo) for kind, tile in pieces)
         for pieces, has_pair in _group_splits(part, honours)
         if has_pair == with_pair
     )
+    return with_pair, splits
 
 
 def _sets_only(work: list[int], honours: bool) -> bool:
@@ -127,22 +133,26 @@ def _sets_only(work: list[int], honours: bool) -> bool:
     return True
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)
 def part_status(part: tuple[int, ...], honours: bool) -> int:
     """What one group's counts can be: 1 sets only, 2 sets and the pair, 0 neither.
 
-    Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more.
+    Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more. Every set's
+    positions (i, i, i or i, i+1, i+2) add up to 0 mod 3, so the weight sum(i * count) mod 3 must be 0 for
+    sets only, and a pair at position p leaves 2p = weight (mod 3): only those pair positions are tried.
     """
     rest = sum(part) % 3
+    if rest == 1:
+        return 0
+    weight = sum(i * n for i, n in enumerate(part)) % 3
     if rest == 0:
-        return 1 if _sets_only(list(part), honours) else 0
-    if rest == 2:
-        for i, n in enumerate(part):
-            if n >= 2:
-                work = list(part)
-                work[i] -= 2
-                if _sets_only(work, honours):
-                    return 2
+        return 1 if weight == 0 and _sets_only(list(part), honours) else 0
+    for i in range(2 * weight % 3, len(part), 3):
+        if part[i] >= 2:
+            work = list(part)
+            work[i] -= 2
+            if _sets_only(work, honours):
+                return 2
     return 0
 
 

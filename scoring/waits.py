@@ -18,7 +18,6 @@ from scoring.rulesets import get_ruleset
 from scoring.tiles import INDEX, KINDS, code_of, format_tiles
 
 
-@lru_cache(maxsize=1 << 14)
 def _touching(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
     """Indices of a group where a new tile can join a set or pair: held, or (suits) near a held one."""
     if honours:
@@ -26,13 +25,17 @@ def _touching(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
     return tuple(i for i in range(len(part)) if any(part[max(0, i - 2) : i + 3]))
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)
 def _group_waits(part: tuple[int, ...], honours: bool, needed: int) -> tuple[int, ...]:
-    """Indices of one group where one more tile gives the group status `needed` (1 sets, 2 sets + pair)."""
+    """Indices of one group where one more tile gives the group status `needed` (1 sets, 2 sets + pair).
+
+    Sets only need the weight sum(i * count) to be 0 mod 3 (see part_status): other indices are skipped.
+    """
     out = []
     work = list(part)
+    weight = sum(i * n for i, n in enumerate(part))
     for i in _touching(part, honours):
-        if part[i] < 4:
+        if part[i] < 4 and (needed == 2 or (weight + i) % 3 == 0):
             work[i] += 1
             if part_status(tuple(work), honours) == needed:
                 out.append(i)
@@ -40,7 +43,6 @@ def _group_waits(part: tuple[int, ...], honours: bool, needed: int) -> tuple[int
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 14)
 def wait_kinds(
     counts: tuple[int, ...], held: tuple[int, ...], concealed_only: bool, ruleset: str, stop: int = 0
 ) -> tuple[int, ...]:
@@ -48,14 +50,15 @@ def wait_kinds(
 
     `held` counts the concealed tiles plus the declared melds (to skip kinds held four times);
     irregular shapes count only when `concealed_only` (no declared melds). With `stop` > 0 the search ends
-    once that many waits are found (enough to tell a single wait from several).
+    once that many waits are found (enough to tell a single wait from several). Not cached itself: the
+    groups' statuses and waits are.
     """
     parts = group_parts(counts)
     status = [part_status(part, honours) for part, honours in parts]
     zeros, pairs = status.count(0), status.count(2)
     # one added tile changes one group: every other group must already split
     groups = range(4) if zeros == 0 else (status.index(0),) if zeros == 1 else ()
-    found: set[int] = set()
+    found: list[int] = []
     for group in groups:
         other_pairs = pairs - (status[group] == 2)
         if other_pairs > 1:
@@ -63,7 +66,7 @@ def wait_kinds(
         start = GROUP_START[group]
         for i in _group_waits(*parts[group], 2 if other_pairs == 0 else 1):
             if held[start + i] < 4:  # there is no fifth tile
-                found.add(start + i)
+                found.append(start + i)
                 if len(found) == stop:
                     return tuple(sorted(found))
     if concealed_only:
@@ -74,7 +77,7 @@ def wait_kinds(
                 continue
             work[kind] += 1
             if best_irregular(rules.limit_hands, tuple(work), rules.options) is not None:
-                found.add(kind)
+                found.append(kind)
                 if len(found) == stop:
                     break
             work[kind] -= 1
