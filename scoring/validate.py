@@ -25,7 +25,7 @@ def _check_tiles(where: str, tiles: tuple[str, ...], bonus: bool) -> None:
         raise InputError(f"{where}: expected a sequence of tile codes, not {type(tiles).__name__}")
     allowed = _BONUS if bonus else _PLAYING
     try:
-        if all(code in allowed for code in tiles):
+        if allowed.issuperset(tiles):
             return
     except TypeError:  # an unhashable element: reported below
         pass
@@ -36,6 +36,19 @@ def _check_tiles(where: str, tiles: tuple[str, ...], bonus: bool) -> None:
             raise InputError(f"{where}: {code!r} is no flower or season")
         if not bonus and code not in _PLAYING:
             raise InputError(f"{where}: flower/season {code!r} belongs in bonus, not in a set")
+
+
+def _meld_kind(meld: Meld) -> str:
+    """_check_meld, remembered per (frozen) meld: there are few distinct melds."""
+    try:
+        return _checked_meld(meld)
+    except TypeError:  # unhashable tiles (a list): check it without the memo
+        return _check_meld(meld)
+
+
+@lru_cache(maxsize=1024)
+def _checked_meld(meld: Meld) -> str:
+    return _check_meld(meld)
 
 
 def _check_meld(meld: Meld) -> str:
@@ -57,6 +70,8 @@ def _check_meld(meld: Meld) -> str:
 
 def _check_flags(hand: Hand, kongs: int) -> None:
     flags = hand.flags
+    if not flags:
+        return
     for flag in sorted(flags):
         if flag not in FLAGS:
             raise InputError(f"unknown flag {flag!r} (known: {', '.join(FLAGS)})")
@@ -134,7 +149,7 @@ def _validate(hand: Hand) -> None:
     _check_tiles("bonus", hand.bonus, bonus=True)
     if not isinstance(hand.melds, (tuple, list)):
         raise InputError("melds must be a sequence of melds")
-    kinds = [_check_meld(meld) for meld in hand.melds]
+    kinds = [_meld_kind(meld) for meld in hand.melds]
     kongs = kinds.count("kong")
     if hand.bonus and not get_ruleset(hand.ruleset).options.bonus_tiles:
         raise InputError(
