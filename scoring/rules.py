@@ -8,13 +8,14 @@ hand; within a family only the highest applies). Limit hands live in scoring.lim
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from scoring.decompose import Block
 from scoring.result import ScoreItem
-from scoring.tiles import INDEX, code_of, format_tiles, is_dragon, is_wind
+from scoring.tiles import code_of, format_tiles
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,7 @@ class Options:
     seven_pairs_allow_four_equal: bool = True  # four equal tiles may be two of the seven pairs
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+class Context(NamedTuple):
     """Everything about a hand a rule may look at besides its sets."""
 
     winner: bool
@@ -43,8 +43,7 @@ class Context:
     has_open_meld: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TileSummary:
+class TileSummary(NamedTuple):
     """Facts about all tiles of a hand (sets, pair, loose tiles; bonus tiles excluded)."""
 
     suits: frozenset[int]  # 0 characters, 1 circles, 2 bamboo
@@ -54,22 +53,27 @@ class TileSummary:
     only_green: bool
 
 
-_GREEN = tuple(INDEX[c] for c in ("2s", "3s", "4s", "6s", "8s", "6z"))
-_TERMINALS = (0, 8, 9, 17, 18, 26)
+# the suits present, by (characters, circles, bamboo) present: one shared frozenset per combination
+_SUITS: dict[tuple[bool, bool, bool], frozenset[int]] = {
+    (m, p, s): frozenset(suit for suit, present in enumerate((m, p, s)) if present)
+    for m in (False, True)
+    for p in (False, True)
+    for s in (False, True)
+}
 
 
-@lru_cache(maxsize=1 << 14)
-def summarize(counts: tuple[int, ...]) -> TileSummary:
-    """TileSummary of a 34-count tuple (declared melds included, kongs as 4)."""
+def summarize(counts: Sequence[int]) -> TileSummary:
+    """TileSummary of 34 counts (declared melds included, kongs as 4); not cached: hands rarely repeat."""
     total = sum(counts)
     honours = sum(counts[27:34])
-    terminals = sum(counts[kind] for kind in _TERMINALS)
+    terminals = counts[0] + counts[8] + counts[9] + counts[17] + counts[18] + counts[26]
+    green = counts[19] + counts[20] + counts[21] + counts[23] + counts[25] + counts[32]  # 2 3 4 6 8 s, 6z
     return TileSummary(
-        suits=frozenset(suit for suit in range(3) if any(counts[9 * suit : 9 * suit + 9])),
+        suits=_SUITS[any(counts[0:9]), any(counts[9:18]), any(counts[18:27])],
         honours=honours > 0,
         only_terminals_and_honours=terminals + honours == total,
         only_simples=terminals + honours == 0,
-        only_green=sum(counts[kind] for kind in _GREEN) == total,
+        only_green=green == total,
     )
 
 
@@ -125,9 +129,9 @@ class Reading:
                         self.concealed_kongs += 1
                 if not block.open:
                     self.concealed_pungs += 1
-                if is_dragon(block.tile):
+                if block.tile >= 31:  # dragons
                     self.dragon_pungs += 1
-                elif is_wind(block.tile):
+                elif block.tile >= 27:  # winds
                     self.wind_pungs += 1
 
     @property
@@ -195,8 +199,7 @@ class Ruleset:
     limit_hands: tuple[object, ...]  # tuple[scoring.limits.LimitHand, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Tally:
+class Tally(NamedTuple):
     """Base points and doublings of one reading, with the items behind them."""
 
     base_points: int

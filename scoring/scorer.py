@@ -11,13 +11,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from scoring.decompose import Block, Decomposition, is_seven_pairs, regular_decompositions
+from scoring.decompose import Block, Decomposition, Piece, is_seven_pairs, regular_decompositions
 from scoring.hand import Hand, Meld
 from scoring.limits import LimitHand, best_irregular, best_regular, best_situation, irregular_candidates
 from scoring.result import LimitScore, ScoredSet, ScoreItem, ScoreResult
-from scoring.rules import Context, Reading, Ruleset, Tally, block_tiles, set_items, summarize, tally
+from scoring.rules import (
+    Context,
+    Reading,
+    Ruleset,
+    Tally,
+    TileSummary,
+    block_tiles,
+    set_items,
+    summarize,
+    tally,
+)
 from scoring.rulesets import get_ruleset
-from scoring.tiles import INDEX, KINDS, SEAT_NUMBER, WIND_INDEX, code_of, format_tiles
+from scoring.tiles import INDEX, SEAT_NUMBER, WIND_INDEX, code_of, counts_of, format_tiles
 from scoring.validate import validate_hand
 from scoring.waits import wait_kinds
 
@@ -55,23 +65,15 @@ def _score(hand: Hand) -> ScoreResult:
     return _score_loser(hand, ruleset)
 
 
-def _counts(tiles: tuple[str, ...]) -> list[int]:
-    counts = [0] * KINDS
-    for code in tiles:
-        counts[INDEX[code]] += 1
-    return counts
-
-
 def _meld_blocks(hand: Hand) -> tuple[tuple[Block, ...], list[int]]:
-    """Declared melds as blocks, and their tile counts."""
+    """Declared melds as blocks, and the kind index of every tile in them."""
     blocks = []
-    counts = [0] * KINDS
+    kinds: list[int] = []
     for meld in hand.melds:
-        block, kinds = _meld_block(meld)
-        for kind in kinds:
-            counts[kind] += 1
+        block, meld_kinds = _meld_block(meld)
         blocks.append(block)
-    return tuple(blocks), counts
+        kinds += meld_kinds
+    return tuple(blocks), kinds
 
 
 @lru_cache(maxsize=1024)
@@ -80,7 +82,15 @@ def _meld_block(meld: Meld) -> tuple[Block, tuple[int, ...]]:
     return Block(meld.kind, kinds[0], meld.open, True), kinds
 
 
-def _context(hand: Hand, winning: int, unique_wait: bool) -> Context:
+def _held(concealed: list[int], meld_kinds: list[int]) -> list[int]:
+    """Counts of the concealed tiles plus the declared melds."""
+    held = concealed.copy()
+    for kind in meld_kinds:
+        held[kind] += 1
+    return held
+
+
+def _context(hand: Hand, melds: tuple[Block, ...], winning: int, unique_wait: bool) -> Context:
     return Context(
         winner=hand.is_winner,
         seat=WIND_INDEX[hand.seat_wind],
@@ -90,30 +100,36 @@ def _context(hand: Hand, winning: int, unique_wait: bool) -> Context:
         flags=hand.flags,
         winning_tile=winning,
         unique_wait=unique_wait,
-        has_open_meld=any(meld.open for meld in hand.melds),
+        has_open_meld=any(block.open for block in melds),
     )
 
 
-def _contains(block: tuple[str, int], kind: int) -> bool:
-    name, tile = block
-    return tile <= kind <= tile + 2 if name == "chow" else tile == kind
-
-
 def _winner_readings(
-    split: Decomposition, winning: int, melds: tuple[Block, ...], ctx: Context, pe_ling: bool, summary: object
+    split: Decomposition,
+    winning: int,
+    melds: tuple[Block, ...],
+    ctx: Context,
+    pe_ling: bool,
+    summary: TileSummary,
 ) -> list[Reading]:
     """One reading per distinct set of `split` that the winning tile could have completed."""
     readings = []
-    seen: set[tuple[str, int]] = set()
+    seen: list[Piece] = []
+    closed: list[Block] | None = None
     for i, piece in enumerate(split):
-        if piece in seen or not _contains(piece, winning) or (pe_ling and piece[0] != "pair"):
+        name, tile = piece
+        if not (tile <= winning <= tile + 2 if name == "chow" else tile == winning):
             continue
-        seen.add(piece)
-        blocks = list(melds)
-        for j, (name, tile) in enumerate(split):
-            discard_set = j == i and not ctx.self_drawn and name != "pair"
-            blocks.append(Block(name, tile, discard_set, False))
-        readings.append(Reading(tuple(blocks), ctx, summary, len(melds) + i, pe_ling))  # type: ignore[arg-type]
+        if (pe_ling and name != "pair") or piece in seen:
+            continue
+        seen.append(piece)
+        if closed is None:
+            closed = [*melds, *(Block(name, tile) for name, tile in split)]
+        blocks = closed
+        if not ctx.self_drawn and name != "pair":  # a discard completed this set: it is open
+            blocks = closed.copy()
+            blocks[len(melds) + i] = Block(name, tile, True)
+        readings.append(Reading(tuple(blocks), ctx, summary, len(melds) + i, pe_ling))
     return readings
 
 
@@ -137,22 +153,18 @@ class _Scored:
 
 
 def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
-    melds, meld_counts = _meld_blocks(hand)
-    concealed = _counts(hand.concealed)
-    held = [a + b for a, b in zip(concealed, meld_counts, strict=True)]
+    melds, meld_kinds = _meld_blocks(hand)
+    concealed = counts_of(hand.concealed)
+    held = _held(concealed, meld_kinds)
     winning = INDEX[hand.winning_tile]  # type: ignore[index]
-    before = list(concealed)
-    before[winning] -= 1
-    before_held = list(held)
-    before_held[winning] -= 1
     splits = regular_decompositions(tuple(concealed))
     cake_splits: tuple[Decomposition, ...] = ()
     cake_held = held
     if winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:  # pe-ling eet cake: the 1p read as 1s
-        cake = list(concealed)
+        cake = concealed.copy()
         cake[ONE_CIRCLE] -= 1
         cake[ONE_BAMBOO] += 1
-        cake_held = list(held)
+        cake_held = held.copy()
         cake_held[ONE_CIRCLE] -= 1
         cake_held[ONE_BAMBOO] += 1
         cake_splits = regular_decompositions(tuple(cake))
@@ -160,15 +172,19 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     if not splits and not cake_splits and irregular is None:
         return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
 
+    before = concealed.copy()
+    before[winning] -= 1
+    before_held = held.copy()
+    before_held[winning] -= 1
     unique = len(wait_kinds(tuple(before), tuple(before_held), not melds, ruleset.name, 2)) == 1
-    ctx = _context(hand, winning, unique)
+    ctx = _context(hand, melds, winning, unique)
     readings: list[Reading] = []
     if splits:
-        summary = summarize(tuple(held))
+        summary = summarize(held)
         for split in splits:
             readings.extend(_winner_readings(split, winning, melds, ctx, False, summary))
     if cake_splits:
-        cake_summary = summarize(tuple(cake_held))
+        cake_summary = summarize(cake_held)
         for split in cake_splits:
             readings.extend(_winner_readings(split, ONE_BAMBOO, melds, ctx, True, cake_summary))
     if not readings and irregular is None:  # the cake read as 1s did not complete a pair of 1s
@@ -269,7 +285,7 @@ def _sets(reading: Reading) -> tuple[ScoredSet, ...]:
 
 
 def _irregular_sets(hand: Hand, ruleset: Ruleset) -> tuple[ScoredSet, ...]:
-    counts = tuple(_counts(hand.concealed))
+    counts = tuple(counts_of(hand.concealed))
     kind = "seven_pairs" if is_seven_pairs(counts, ruleset.options.seven_pairs_allow_four_equal) else "loose"
     return (ScoredSet(kind, format_tiles(hand.concealed), False, False),)
 
@@ -298,10 +314,10 @@ def _cover(counts: tuple[int, ...], honours: bool) -> tuple[tuple[str, int], ...
 
 
 def _score_loser(hand: Hand, ruleset: Ruleset) -> ScoreResult:
-    melds, meld_counts = _meld_blocks(hand)
-    concealed = _counts(hand.concealed)
-    held = [a + b for a, b in zip(concealed, meld_counts, strict=True)]
-    ctx = _context(hand, -1, False)
+    melds, meld_kinds = _meld_blocks(hand)
+    concealed = counts_of(hand.concealed)
+    held = _held(concealed, meld_kinds)
+    ctx = _context(hand, melds, -1, False)
     blocks = list(melds)
     rest = list(concealed)
     for kind, n in enumerate(concealed):
@@ -316,7 +332,7 @@ def _score_loser(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
         for name, tile in _cover(tuple(rest[lo:hi]), lo == 27):
             extra.append(Block(name, tile + lo, False, False))
-    reading = Reading(tuple(blocks), ctx, summarize(tuple(held)), extra=tuple(extra))
+    reading = Reading(tuple(blocks), ctx, summarize(held), extra=tuple(extra))
     scored = _Scored(reading, tally(ruleset, reading, hand.bonus), ruleset)
     if not melds:
         half = _half_limit(ruleset, concealed)
