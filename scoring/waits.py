@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import GROUP_START, group_parts, part_status
+from scoring.decompose import GROUP_START, group_parts, part_status, status_of, weight_of
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
 from scoring.limits import best_irregular, irregular_candidates
@@ -18,28 +18,29 @@ from scoring.rulesets import get_ruleset
 from scoring.tiles import INDEX, KINDS, code_of, format_tiles
 
 
-def _touching(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
-    """Indices of a group where a new tile can join a set or pair: held, or (suits) near a held one."""
-    if honours:
-        return tuple(i for i, n in enumerate(part) if n)
-    return tuple(i for i in range(len(part)) if any(part[max(0, i - 2) : i + 3]))
-
-
 @lru_cache(maxsize=1 << 13)
 def _group_waits(part: tuple[int, ...], honours: bool, needed: int) -> tuple[int, ...]:
     """Indices of one group where one more tile gives the group status `needed` (1 sets, 2 sets + pair).
 
-    Sets only need the weight sum(i * count) to be 0 mod 3 (see part_status): other indices are skipped.
+    Only indices where a tile can join a set or pair are tried: held ones, and for suits those within two
+    of a held one; sets only also need the weight to stay 0 mod 3 (see decompose.status_of).
     """
+    size = sum(part) + 1
+    if size % 3 != (0 if needed == 1 else 2):
+        return ()
+    weight = weight_of(part)
+    last = len(part) - 1
     out = []
     work = list(part)
-    weight = sum(i * n for i, n in enumerate(part))
-    for i in _touching(part, honours):
-        if part[i] < 4 and (needed == 2 or (weight + i) % 3 == 0):
-            work[i] += 1
-            if part_status(tuple(work), honours) == needed:
-                out.append(i)
-            work[i] -= 1
+    for i, n in enumerate(part):
+        if n >= 4 or (needed == 1 and (weight + i) % 3):
+            continue
+        if not n and (honours or not any(part[max(0, i - 2) : min(last, i + 2) + 1])):
+            continue
+        work[i] += 1
+        if status_of(work, honours, size, weight + i) == needed:
+            out.append(i)
+        work[i] -= 1
     return tuple(out)
 
 
