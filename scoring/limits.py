@@ -180,36 +180,41 @@ def could_be_irregular(counts: tuple[int, ...]) -> bool:
     return len({kind // 9 for kind in present if kind < 27}) <= 1 or all(kind in _ORPHANS for kind in present)
 
 
-_IRREGULAR_BY_VALUE: dict[int, tuple[LimitHand, ...]] = {}
+_BY_VALUE: dict[tuple[int, str], tuple[tuple[Any, ...], tuple[LimitHand, ...]]] = {}
+
+
+def _by_value(limits: tuple[Any, ...], shape: str) -> tuple[LimitHand, ...]:
+    """The rows of one shape, highest value first (table order on a tie), computed once per table."""
+    entry = _BY_VALUE.get((id(limits), shape))
+    if entry is None or entry[0] is not limits:
+        rows = tuple(
+            sorted((limit for limit in limits if limit.shape == shape), key=lambda limit: -limit.value)
+        )
+        entry = _BY_VALUE[(id(limits), shape)] = (limits, rows)
+    return entry[1]
 
 
 def best_irregular(limits: tuple[Any, ...], counts: tuple[int, ...], options: Options) -> LimitHand | None:
     """The highest irregular limit hand the 14 concealed counts form (first row on a tie), or None."""
     if not could_be_irregular(counts):
         return None
-    rows = _IRREGULAR_BY_VALUE.get(id(limits))
-    if rows is None:
-        irregular = [limit for limit in limits if limit.shape == IRREGULAR]
-        rows = _IRREGULAR_BY_VALUE[id(limits)] = tuple(sorted(irregular, key=lambda limit: -limit.value))
-    for limit in rows:
+    for limit in _by_value(limits, IRREGULAR):
         if limit.applies(counts, options):
             return limit
     return None
 
 
 def best_regular(limits: tuple[Any, ...], reading: Reading) -> LimitHand | None:
-    """The highest regular limit hand this reading forms, or None."""
-    best: LimitHand | None = None
-    for limit in limits:
-        if limit.shape == REGULAR and (best is None or limit.value > best.value) and limit.applies(reading):
-            best = limit
-    return best
+    """The highest regular limit hand this reading forms (first row on a tie), or None."""
+    for limit in _by_value(limits, REGULAR):
+        if limit.applies(reading):
+            return limit
+    return None
 
 
 def best_situation(limits: tuple[Any, ...], ctx: Context) -> LimitHand | None:
     """The highest situation limit hand (heaven, earth) of a hand that has a winning shape, or None."""
-    best: LimitHand | None = None
-    for limit in limits:
-        if limit.shape == SITUATION and (best is None or limit.value > best.value) and limit.applies(ctx):
-            best = limit
-    return best
+    for limit in _by_value(limits, SITUATION):
+        if limit.applies(ctx):
+            return limit
+    return None

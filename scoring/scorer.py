@@ -70,16 +70,17 @@ def _meld_blocks(hand: Hand) -> tuple[tuple[Block, ...], list[int]]:
     blocks = []
     kinds: list[int] = []
     for meld in hand.melds:
-        block, meld_kinds = _meld_block(meld)
+        block, meld_kinds = _meld_block(meld.tiles, meld.open)
         blocks.append(block)
         kinds += meld_kinds
     return tuple(blocks), kinds
 
 
 @lru_cache(maxsize=1024)
-def _meld_block(meld: Meld) -> tuple[Block, tuple[int, ...]]:
-    kinds = tuple(sorted(INDEX[code] for code in meld.tiles))
-    return Block(meld.kind, kinds[0], meld.open, True), kinds
+def _meld_block(tiles: tuple[str, ...], is_open: bool) -> tuple[Block, tuple[int, ...]]:
+    """A (validated) declared meld as a block, and its tiles' kind indices."""
+    kinds = tuple(sorted(INDEX[code] for code in tiles))
+    return Block(Meld(tiles, is_open).kind, kinds[0], is_open, True), kinds
 
 
 def _held(concealed: list[int], meld_kinds: list[int]) -> list[int]:
@@ -199,18 +200,17 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
         return _limit_result(hand, limit, limit.value, sets)
     if best_valid is not None:
         return _regular_result(hand, best_valid)
-    shown_scored = max(scored, key=lambda s: (s.tally.doublings, s.total))
-    result = _regular_result(hand, shown_scored)
+    most = max(scored, key=lambda s: (s.tally.doublings, s.total))
     return ScoreResult(
         False,
         0,
-        result.base_points,
-        result.doublings,
+        most.tally.base_points,
+        most.tally.doublings,
         hand.ruleset,
         hand.role,
         reason_code="too_few_doublings",
-        items=result.items,
-        sets=result.sets,
+        items=most.tally.items,
+        sets=_sets(most.reading),
     )
 
 
@@ -275,13 +275,21 @@ def _sets(reading: Reading) -> tuple[ScoredSet, ...]:
         if kind == "loose":
             loose.append(code_of(block.tile))
             continue
-        winning = i == reading.winning
-        tiles = "1p1s" if winning and reading.pe_ling else block_tiles(block)
-        shown = ScoredSet(kind, tiles, block.open, winning)
+        if i == reading.winning:
+            tiles = "1p1s" if reading.pe_ling else block_tiles(block)
+            shown = ScoredSet(kind, tiles, block.open, True)
+        else:
+            shown = _shown_set(kind, block.tile, block.open)
         (melds if block.declared else pairs if kind == "pair" else sets).append(shown)
     if loose:
         pairs.append(ScoredSet("loose", format_tiles(loose), False))
     return (*melds, *sets, *pairs)
+
+
+@lru_cache(maxsize=1024)
+def _shown_set(kind: str, tile: int, is_open: bool) -> ScoredSet:
+    """A set the winning tile did not complete, as shown (shared: there are few distinct sets)."""
+    return ScoredSet(kind, block_tiles(Block(kind, tile)), is_open, False)
 
 
 def _irregular_sets(hand: Hand, ruleset: Ruleset) -> tuple[ScoredSet, ...]:

@@ -39,16 +39,18 @@ def _check_tiles(where: str, tiles: tuple[str, ...], bonus: bool) -> None:
 
 
 def _meld_kind(meld: Meld) -> str:
-    """_check_meld, remembered per (frozen) meld: there are few distinct melds."""
-    try:
-        return _checked_meld(meld)
-    except TypeError:  # unhashable tiles (a list): check it without the memo
-        return _check_meld(meld)
+    """_check_meld, remembered per meld's tiles and openness: there are few distinct melds."""
+    if type(meld) is Meld and type(meld.tiles) is tuple and type(meld.open) is bool:
+        try:
+            return _checked_meld(meld.tiles, meld.open)
+        except TypeError:  # unhashable tiles: checked below without the memo
+            pass
+    return _check_meld(meld)
 
 
 @lru_cache(maxsize=1024)
-def _checked_meld(meld: Meld) -> str:
-    return _check_meld(meld)
+def _checked_meld(tiles: tuple[str, ...], is_open: bool) -> str:
+    return _check_meld(Meld(tiles, is_open))
 
 
 def _check_meld(meld: Meld) -> str:
