@@ -122,19 +122,29 @@ def _check_flags(hand: Hand, kongs: int) -> None:
             )
 
 
+# Set on a Hand (not part of its fields, equality or hash) once it passed: its fields are immutable, so it
+# stays well-formed; score_hand then skips the check for a hand that hand_from_dict already checked.
+_CHECKED = "_checked"
+
+
 def validate_hand(hand: Hand) -> None:
     """Raise InputError naming the first problem; return None for a well-formed hand."""
-    try:
-        _validated(hand)
-    except TypeError:  # unhashable fields (lists): check it without the memo
-        _validate(hand)
-
-
-@lru_cache(maxsize=4096)
-def _validated(hand: Hand) -> bool:
-    """_validate remembered per (frozen) hand: hand_from_dict checks a hand, then score_hand sees it."""
+    if type(hand) is Hand and getattr(hand, _CHECKED, False):
+        return
     _validate(hand)
-    return True
+    if type(hand) is Hand and _immutable(hand):
+        object.__setattr__(hand, _CHECKED, True)
+
+
+def _immutable(hand: Hand) -> bool:
+    """Whether the hand's sequences are tuples (lists could change after the check)."""
+    return (
+        type(hand.concealed) is tuple
+        and type(hand.melds) is tuple
+        and type(hand.bonus) is tuple
+        and type(hand.flags) is frozenset
+        and all(type(meld.tiles) is tuple for meld in hand.melds)
+    )
 
 
 def _validate(hand: Hand) -> None:
