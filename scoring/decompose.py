@@ -26,47 +26,56 @@ class Block(NamedTuple):
     declared: bool = False
 
 
-@lru_cache(maxsize=4096)
-def _group_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[Piece, ...], bool], ...]:
-    """Every split of one suit's counts into chows, pungs and at most one pair: (pieces, has_pair).
+# one shared tuple per piece, so that cached splits hold no copies
+_PIECES = {name: tuple((name, kind) for kind in range(34)) for name in ("chow", "pung", "pair")}
 
-    Each multiset of pieces is produced once: the pieces that start at the lowest remaining tile are chosen
-    together (0/1 pair, 0/1 pung, k chows).
+
+def _group_splits(work: list[int], lo: int, honours: bool, with_pair: bool) -> list[tuple[Piece, ...]]:
+    """Every split of one group's counts into chows, pungs and (with_pair) exactly one pair.
+
+    Pieces carry whole-hand kind indices (`lo` is the group's first). Each multiset of pieces is produced
+    once: the pieces that start at the lowest remaining tile are chosen together (0/1 pair, 0/1 pung,
+    k chows). `work` is restored before returning.
     """
-    work = list(counts)
     size = len(work)
-    found: list[tuple[tuple[Piece, ...], bool]] = []
+    found: list[tuple[Piece, ...]] = []
+    pieces: list[Piece] = []
 
-    def split(start: int, pieces: list[Piece], has_pair: bool) -> None:
-        i = start
+    def split(i: int, need_pair: bool) -> None:
         while i < size and work[i] == 0:
             i += 1
         if i == size:
-            found.append((tuple(pieces), has_pair))
+            if not need_pair:
+                found.append(tuple(pieces))
             return
         n = work[i]
-        for pair in (0, 1):
-            if pair and has_pair:
-                continue
+        for pair in (0, 1) if need_pair else (0,):
             for pung in (0, 1):
                 chows = n - 2 * pair - 3 * pung
                 if chows < 0:
                     continue
                 if chows and (honours or i > size - 3 or work[i + 1] < chows or work[i + 2] < chows):
                     continue
-                work[i] = 0
+                kind = lo + i
+                start = len(pieces)
+                if pair:
+                    pieces.append(_PIECES["pair"][kind])
+                if pung:
+                    pieces.append(_PIECES["pung"][kind])
                 if chows:
+                    pieces.extend([_PIECES["chow"][kind]] * chows)
                     work[i + 1] -= chows
                     work[i + 2] -= chows
-                added = [("pair", i)] * pair + [("pung", i)] * pung + [("chow", i)] * chows
-                split(i + 1, pieces + added, has_pair or bool(pair))
+                work[i] = 0
+                split(i + 1, need_pair and not pair)
                 work[i] = n
                 if chows:
                     work[i + 1] += chows
                     work[i + 2] += chows
+                del pieces[start:]
 
-    split(0, [], False)
-    return tuple(found)
+    split(0, with_pair)
+    return found
 
 
 def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
@@ -82,16 +91,19 @@ def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]
     """
     options = []
     pair_groups = 0
+    several = False
     for group, (lo, hi, _) in enumerate(_GROUPS):
         with_pair, splits = _group_pieces(counts[lo:hi], group)
         if not splits:
             return ()
         pair_groups += with_pair
+        several = several or len(splits) > 1
         options.append(splits)
     if pair_groups != 1:
         return ()
-    if all(len(splits) == 1 for splits in options):  # the usual case: one way to read each group
-        return (tuple(chain.from_iterable(splits[0] for splits in options)),)
+    if not several:  # the usual case: one way to read each group
+        m, p, s, z = options
+        return ((*m[0], *p[0], *s[0], *z[0]),)
     return tuple(tuple(chain.from_iterable(combo)) for combo in product(*options))
 
 
@@ -106,12 +118,7 @@ def _group_pieces(part: tuple[int, ...], group: int) -> tuple[bool, tuple[tuple[
     if rest == 1:
         return False, ()
     with_pair = rest == 2
-    splits = tuple(
-        tuple((kind, tile + lo) for kind, tile in pieces)
-        for pieces, has_pair in _group_splits(part, honours)
-        if has_pair == with_pair
-    )
-    return with_pair, splits
+    return with_pair, tuple(_group_splits(list(part), lo, honours, with_pair))
 
 
 def _sets_only(work: list[int], honours: bool) -> bool:
