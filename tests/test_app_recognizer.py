@@ -13,6 +13,7 @@ import streamlit as st
 from fake_models import code_for, draw_tile, write_fake_models
 from PIL import Image
 from streamlit.testing.v1 import AppTest
+from test_app_flow import widget
 
 import recognizer.pipeline as pipeline
 from mahjong_nts.app_deps import real_photo_reader
@@ -107,4 +108,12 @@ def test_first_run_reads_the_sample_photo_with_the_trained_models(
     common = sum(min(read.count(c), truth.count(c)) for c in set(truth))
     assert common >= len(truth) - 3, (notation.value, "reads too little of hand1")
     assert len(at.image) == 1 and not at.error
+    # Whatever was misread is corrected in the notation box; then the situation of the hand-counted 704.
+    notation.set_value("11z 123p 444p 777z 444z 4f").run()
+
+    widget(at.radio, f"{prefix}-seat").set_value("N").run()
+    widget(at.selectbox, f"{prefix}-win-").set_value("1z").run()
+    widget(at.toggle, f"{prefix}-open-pung:7z7z7z").set_value(True).run()
+    assert not at.exception
+    assert int(at.metric[0].value) == 704
     st.cache_resource.clear()
