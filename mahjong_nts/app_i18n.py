@@ -181,7 +181,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "col_set": ("Set", "Set"),
     "col_kind": ("Soort", "Kind"),
     "col_open": ("Open", "Open"),
-    "scoring_time": ("berekend in {ms:.0f} ms", "computed in {ms:.0f} ms"),
+    "scoring_time": ("berekend in {ms:.1f} ms", "computed in {ms:.1f} ms"),
     # settle
     "settle_intro": (
         "Iedere verliezer betaalt de winnaar; de verliezers verrekenen onderling het verschil. "
