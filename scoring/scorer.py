@@ -27,11 +27,15 @@ from scoring.rules import (
     tally,
 )
 from scoring.rulesets import get_ruleset
-from scoring.tiles import INDEX, SEAT_NUMBER, WIND_INDEX, code_of, counts_of, format_tiles
+from scoring.tiles import INDEX, KINDS, SEAT_NUMBER, WIND_INDEX, code_of, counts_of, format_tiles
 from scoring.validate import validate_hand
 from scoring.waits import wait_kinds
 
 ONE_CIRCLE, ONE_BAMBOO = INDEX["1p"], INDEX["1s"]
+# a piece of a split as a concealed block, made once per piece
+_CLOSED: dict[Piece, Block] = {
+    (name, kind): Block(name, kind) for name in ("chow", "pung", "pair") for kind in range(KINDS)
+}
 
 
 def score_hand(hand: Hand) -> ScoreResult:
@@ -125,7 +129,7 @@ def _winner_readings(
             continue
         seen.append(piece)
         if closed is None:
-            closed = [*melds, *(Block(name, tile) for name, tile in split)]
+            closed = [*melds, *(_CLOSED[piece] for piece in split)]
         blocks = closed
         if not ctx.self_drawn and name != "pair":  # a discard completed this set: it is open
             blocks = closed.copy()

@@ -150,30 +150,34 @@ def _immutable(hand: Hand) -> bool:
 def _validate(hand: Hand) -> None:
     if not isinstance(hand, Hand):
         raise InputError(f"expected a Hand, not {type(hand).__name__}")
-    if hand.ruleset not in RULESET_NAMES:
-        raise InputError(f"unknown ruleset {hand.ruleset!r} (use {' or '.join(RULESET_NAMES)})")
-    if hand.role not in ROLES:
-        raise InputError(f"unknown role {hand.role!r} (use winner or loser)")
-    for key in ("seat_wind", "prevailing_wind"):
-        if getattr(hand, key) not in WINDS:
-            raise InputError(f"{key} must be one of E, S, W, N, not {getattr(hand, key)!r}")
-    _check_tiles("concealed", hand.concealed, bonus=False)
-    _check_tiles("bonus", hand.bonus, bonus=True)
-    if not isinstance(hand.melds, (tuple, list)):
+    ruleset, role, concealed, bonus, melds = hand.ruleset, hand.role, hand.concealed, hand.bonus, hand.melds
+    if ruleset not in RULESET_NAMES:
+        raise InputError(f"unknown ruleset {ruleset!r} (use {' or '.join(RULESET_NAMES)})")
+    if role not in ROLES:
+        raise InputError(f"unknown role {role!r} (use winner or loser)")
+    if hand.seat_wind not in WINDS:
+        raise InputError(f"seat_wind must be one of E, S, W, N, not {hand.seat_wind!r}")
+    if hand.prevailing_wind not in WINDS:
+        raise InputError(f"prevailing_wind must be one of E, S, W, N, not {hand.prevailing_wind!r}")
+    _check_tiles("concealed", concealed, bonus=False)
+    _check_tiles("bonus", bonus, bonus=True)
+    if not isinstance(melds, (tuple, list)):
         raise InputError("melds must be a sequence of melds")
-    kinds = [_meld_kind(meld) for meld in hand.melds]
+    kinds = [_meld_kind(meld) for meld in melds]
     kongs = kinds.count("kong")
-    if hand.bonus and not get_ruleset(hand.ruleset).options.bonus_tiles:
+    if bonus and not get_ruleset(ruleset).options.bonus_tiles:
         raise InputError(
-            f"bonus tiles are not played under ruleset {hand.ruleset!r} (got {format_tiles(hand.bonus)!r})"
+            f"bonus tiles are not played under ruleset {ruleset!r} (got {format_tiles(bonus)!r})"
         )
-    if len(set(hand.bonus)) != len(hand.bonus):
-        code = next(code for code in hand.bonus if hand.bonus.count(code) > 1)
-        raise InputError(f"bonus: {hand.bonus.count(code)} of {code!r}; each flower and season exists once")
+    if len(set(bonus)) != len(bonus):
+        code = next(code for code in bonus if bonus.count(code) > 1)
+        raise InputError(f"bonus: {bonus.count(code)} of {code!r}; each flower and season exists once")
     counts = [0] * KINDS
-    for code in hand.concealed:
+    for code in concealed:
         counts[INDEX[code]] += 1
-    for meld in hand.melds:
+    have = len(concealed)
+    for meld in melds:
+        have += len(meld.tiles)
         for code in meld.tiles:
             counts[INDEX[code]] += 1
     if max(counts) > 4:
@@ -183,24 +187,25 @@ def _validate(hand: Hand) -> None:
         raise InputError("self_drawn must be true or false")
     if not isinstance(hand.flags, (frozenset, set)):
         raise InputError("flags must be a set of flag names")
-    if hand.is_winner:
-        if hand.winning_tile is None:
+    winner = role == "winner"
+    winning_tile = hand.winning_tile
+    if winner:
+        if winning_tile is None:
             raise InputError("winning_tile is required for a winner")
-        if hand.winning_tile not in INDEX or INDEX[hand.winning_tile] >= KINDS:
-            raise InputError(f"winning_tile: unknown tile {hand.winning_tile!r}")
-        if hand.winning_tile not in hand.concealed:
-            raise InputError(f"winning_tile {hand.winning_tile!r} must be one of the concealed tiles")
+        if winning_tile not in INDEX or INDEX[winning_tile] >= KINDS:
+            raise InputError(f"winning_tile: unknown tile {winning_tile!r}")
+        if winning_tile not in concealed:
+            raise InputError(f"winning_tile {winning_tile!r} must be one of the concealed tiles")
     else:
-        if hand.winning_tile is not None:
+        if winning_tile is not None:
             raise InputError("winning_tile is for the winner only; a loser has none")
         if hand.self_drawn:
             raise InputError("self_drawn is for the winner only; a loser has none")
     if "dead_hand" not in hand.flags:
-        expected = (14 if hand.is_winner else 13) + kongs
-        have = len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
+        expected = (14 if winner else 13) + kongs
         if have != expected:
             raise InputError(
-                f"wrong tile count for a {hand.role}: {have} tiles in concealed and melds, "
-                f"expected {expected} ({'14' if hand.is_winner else '13'} plus 1 per kong)"
+                f"wrong tile count for a {role}: {have} tiles in concealed and melds, "
+                f"expected {expected} ({'14' if winner else '13'} plus 1 per kong)"
             )
     _check_flags(hand, kongs)

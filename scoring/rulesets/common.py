@@ -123,8 +123,11 @@ def _winning_kind(r: Reading) -> str | None:
     return block.kind if block else None
 
 
+_REPLACEMENT_FLAGS = frozenset({"kong_replacement", "kong_on_kong"})
+
+
 def _replacement(r: Reading) -> bool:
-    return bool(r.ctx.flags & {"kong_replacement", "kong_on_kong"})
+    return not r.ctx.flags.isdisjoint(_REPLACEMENT_FLAGS)
 
 
 def _purity_clean(r: Reading) -> bool:
