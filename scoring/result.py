@@ -25,10 +25,10 @@ class ScoreItem(NamedTuple):
     tiles: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "name_en": self.name_en, self.kind: self.value}
-        if self.tiles is not None:
-            out["tiles"] = self.tiles
-        return out
+        name, name_en, kind, value, tiles = self
+        if tiles is None:
+            return {"name": name, "name_en": name_en, kind: value}
+        return {"name": name, "name_en": name_en, kind: value, "tiles": tiles}
 
 
 class ScoredSet(NamedTuple):
@@ -40,10 +40,10 @@ class ScoredSet(NamedTuple):
     winning: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "tiles": self.tiles, "open": self.open}
-        if self.winning:
-            out["winning"] = True
-        return out
+        kind, tiles, is_open, winning = self
+        if winning:
+            return {"kind": kind, "tiles": tiles, "open": is_open, "winning": True}
+        return {"kind": kind, "tiles": tiles, "open": is_open}
 
 
 @dataclass(frozen=True)
@@ -88,10 +88,11 @@ class ScoreResult:
         return REASONS[self.reason_code][1] if self.reason_code else None
 
     def to_dict(self) -> dict[str, Any]:
+        reason, reason_nl = REASONS[self.reason_code] if self.reason_code else (None, None)
         return {
             "valid": self.valid,
-            "reason": self.reason,
-            "reason_nl": self.reason_nl,
+            "reason": reason,
+            "reason_nl": reason_nl,
             "reason_code": self.reason_code,
             "total": self.total,
             "base_points": self.base_points,

@@ -95,6 +95,7 @@ class Reading:
         "summary",
         "wind_pungs",
         "winning",
+        "winning_block",
     )
 
     def __init__(
@@ -112,31 +113,30 @@ class Reading:
         self.winning = winning  # index in blocks of the set the winning tile completed; -1 none
         self.pe_ling = pe_ling  # the winning 1p is read as 1s completing the pair
         self.extra = extra  # shown but not scored: a loser's other pairs, chows and loose tiles
-        self.chows = self.pungs = self.kongs = self.concealed_pungs = self.concealed_kongs = 0
-        self.dragon_pungs = self.wind_pungs = 0
-        self.pair: Block | None = None
+        self.winning_block = blocks[winning] if winning >= 0 else None
+        chows = pungs = kongs = concealed_pungs = concealed_kongs = dragon_pungs = wind_pungs = 0
+        pair = None
         for block in blocks:
             kind = block.kind
             if kind == "chow":
-                self.chows += 1
+                chows += 1
             elif kind == "pair":
-                self.pair = block
+                pair = block
             else:
-                self.pungs += 1
+                pungs += 1
                 if kind == "kong":
-                    self.kongs += 1
+                    kongs += 1
                     if not block.open:
-                        self.concealed_kongs += 1
+                        concealed_kongs += 1
                 if not block.open:
-                    self.concealed_pungs += 1
+                    concealed_pungs += 1
                 if block.tile >= 31:  # dragons
-                    self.dragon_pungs += 1
+                    dragon_pungs += 1
                 elif block.tile >= 27:  # winds
-                    self.wind_pungs += 1
-
-    @property
-    def winning_block(self) -> Block | None:
-        return self.blocks[self.winning] if self.winning >= 0 else None
+                    wind_pungs += 1
+        self.chows, self.pungs, self.kongs, self.pair = chows, pungs, kongs, pair
+        self.concealed_pungs, self.concealed_kongs = concealed_pungs, concealed_kongs
+        self.dragon_pungs, self.wind_pungs = dragon_pungs, wind_pungs
 
 
 @dataclass(frozen=True)

@@ -268,6 +268,16 @@ def _regular_result(hand: Hand, scored: _Scored) -> ScoreResult:
     )
 
 
+# every set the winning tile did not complete, as shown: made once, shared by all results
+_SHOWN: dict[tuple[str, int, bool], ScoredSet] = {
+    (kind, tile, is_open): ScoredSet(kind, block_tiles(Block(kind, tile)), is_open, False)
+    for kind in ("chow", "pung", "kong", "pair")
+    for tile in range(KINDS)
+    if kind != "chow" or (tile < 27 and tile % 9 <= 6)  # a chow starts at 1-7 of a suit
+    for is_open in (False, True)
+}
+
+
 def _sets(reading: Reading) -> tuple[ScoredSet, ...]:
     """Declared melds, then concealed sets, then pairs, then loose tiles; the winning set marked."""
     melds: list[ScoredSet] = []
@@ -283,17 +293,11 @@ def _sets(reading: Reading) -> tuple[ScoredSet, ...]:
             tiles = "1p1s" if reading.pe_ling else block_tiles(block)
             shown = ScoredSet(kind, tiles, block.open, True)
         else:
-            shown = _shown_set(kind, block.tile, block.open)
+            shown = _SHOWN[kind, block.tile, block.open]
         (melds if block.declared else pairs if kind == "pair" else sets).append(shown)
     if loose:
         pairs.append(ScoredSet("loose", format_tiles(loose), False))
     return (*melds, *sets, *pairs)
-
-
-@lru_cache(maxsize=1024)
-def _shown_set(kind: str, tile: int, is_open: bool) -> ScoredSet:
-    """A set the winning tile did not complete, as shown (shared: there are few distinct sets)."""
-    return ScoredSet(kind, block_tiles(Block(kind, tile)), is_open, False)
 
 
 def _irregular_sets(hand: Hand, ruleset: Ruleset) -> tuple[ScoredSet, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import GROUP_START, group_parts, part_status, status_of, weight_of
+from scoring.decompose import GROUP_START, part_status, status_of, weight_of
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
 from scoring.limits import best_irregular, irregular_candidates
@@ -54,8 +54,13 @@ def wait_kinds(
     once that many waits are found (enough to tell a single wait from several). Not cached itself: the
     groups' statuses and waits are.
     """
-    parts = group_parts(counts)
-    status = [part_status(part, honours) for part, honours in parts]
+    parts = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    status = [
+        part_status(parts[0], False),
+        part_status(parts[1], False),
+        part_status(parts[2], False),
+        part_status(parts[3], True),
+    ]
     zeros, pairs = status.count(0), status.count(2)
     # one added tile changes one group: every other group must already split
     groups = range(4) if zeros == 0 else (status.index(0),) if zeros == 1 else ()
@@ -65,7 +70,7 @@ def wait_kinds(
         if other_pairs > 1:
             continue
         start = GROUP_START[group]
-        for i in _group_waits(*parts[group], 2 if other_pairs == 0 else 1):
+        for i in _group_waits(parts[group], group == 3, 2 if other_pairs == 0 else 1):
             if held[start + i] < 4:  # there is no fifth tile
                 found.append(start + i)
                 if len(found) == stop:
