@@ -274,7 +274,7 @@ def collect_raw(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
         )  # no NMS yet
         batch, _ = recognizer.classifier.batch(image.rgb, boxes.xyxy, [ALL_VIEWS] * len(boxes))
-        probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), len(ALL_VIEWS), -1)
+        probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), len(ALL_VIEWS), len(LABELS))
         raws.append(Raw(boxes, probs, image.scale, truth, sample.labels))
     return raws
 

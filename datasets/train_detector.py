@@ -254,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--synthetic", action="append", default=[], help="extra YOLO folder from datasets.synthetic"
     )
+    ap.add_argument("--synthetic-limit", type=int, default=0, help="use at most this many scenes per folder")
     ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning)")
     ap.add_argument("--limit", type=int, default=0, help="use only this many train images (timing runs)")
     args = ap.parse_args(argv)
@@ -269,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         train, valid = train[: args.limit], valid[: max(args.limit // 4, 1)]
     for folder in args.synthetic:
-        train += read_folder(Path(folder))
+        scenes = read_folder(Path(folder))
+        train += scenes[: args.synthetic_limit] if args.synthetic_limit else scenes
     log(logf, f"start {vars(args)}; train {len(train)} images, valid {len(valid)} images")
     train_imgs = load_images([s.image for s in train])
     valid_imgs = load_images([s.image for s in valid])

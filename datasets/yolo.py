@@ -219,3 +219,10 @@ def read_folder(folder: Path, class_map: np.ndarray | None = None) -> list[Sampl
         labels = class_map[cls] if class_map is not None else cls
         samples.append(Sample(img, boxes, labels.astype(np.int64), w, h))
     return samples
+
+
+def placeholder_labelled(sample: Sample, min_boxes: int = 8, share: float = 0.8) -> bool:
+    """True for a photo whose boxes nearly all carry one label although a hand or tray shows mixed tiles:
+    7 valid photos (IMG_2778..IMG_2788) label every tile '1p' (sd1), a placeholder, not the truth."""
+    n = len(sample.labels)
+    return n >= min_boxes and int(np.bincount(sample.labels).max()) >= share * n

@@ -71,3 +71,20 @@ def test_random_crop_shape_and_determinism() -> None:
     b = random_crop(img, box, np.random.default_rng(5))
     assert a.shape == (CROP_H, CROP_W, 3)
     assert np.array_equal(a, b)
+
+
+def test_synthetic_scene_boxes_lie_inside_and_name_real_labels() -> None:
+    pytest.importorskip("cairosvg")
+    from datasets.synthetic import ARTWORK_DIR, render_faces, scene, svg_code
+
+    if not ARTWORK_DIR.is_dir():
+        pytest.skip("FluffyStuff artwork not present")
+    assert svg_code("Man5-Dora") == "5m" and svg_code("Chun") == "7z" and svg_code("Back") is None
+    art = render_faces(width=60)
+    assert len(art.faces) == 34
+    img, boxes = scene(art, np.random.default_rng(1), (320, 240))
+    assert img.shape == (240, 320, 3) and img.dtype == np.uint8
+    assert boxes, "a scene holds tiles"
+    for label, x0, y0, x1, y1 in boxes:
+        assert 0 <= label < len(LABELS)
+        assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 240
