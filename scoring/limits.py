@@ -156,27 +156,30 @@ def irregular_candidates(counts: tuple[int, ...]) -> tuple[int, ...]:
 
     Seven pairs can only wait on the one kind held an odd number of times; the other irregular hands hold
     tiles of at most one suit (or only terminals and honours) and at least 8 different kinds.
+    Counts are at most 4, so the odd ones are the 1s and 3s.
     """
-    present = [kind for kind in range(34) if counts[kind]]
-    suits = {kind // 9 for kind in present if kind < 27}
-    orphans_only = all(kind in _ORPHANS for kind in present)
-    if len(present) >= 8 and (len(suits) <= 1 or orphans_only):
-        return tuple(range(34))
-    odd = [kind for kind in present if counts[kind] % 2]
-    return tuple(odd) if len(odd) == 1 else ()
+    if len(counts) - counts.count(0) >= 8:
+        present = [kind for kind in range(34) if counts[kind]]
+        suits = {kind // 9 for kind in present if kind < 27}
+        if len(suits) <= 1 or all(kind in _ORPHANS for kind in present):
+            return tuple(range(34))
+    ones, threes = counts.count(1), counts.count(3)
+    if ones + threes != 1:
+        return ()
+    return (counts.index(1 if ones else 3),)
 
 
 def could_be_irregular(counts: tuple[int, ...]) -> bool:
     """A cheap necessary condition for an irregular limit hand of 14 tiles.
 
-    Seven pairs hold only even counts; the others hold one suit at most (or only terminals and honours)
-    and at least 9 different kinds.
+    Seven pairs hold only even counts (no 1s or 3s: counts are at most 4); the others hold one suit at
+    most (or only terminals and honours) and at least 9 different kinds.
     """
-    if all(c % 2 == 0 for c in counts):
+    if not counts.count(1) and not counts.count(3):
         return True
-    present = [kind for kind in range(34) if counts[kind]]
-    if len(present) < 9:
+    if len(counts) - counts.count(0) < 9:
         return False
+    present = [kind for kind in range(34) if counts[kind]]
     return len({kind // 9 for kind in present if kind < 27}) <= 1 or all(kind in _ORPHANS for kind in present)
 
 

@@ -162,7 +162,8 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     concealed = counts_of(hand.concealed)
     held = _held(concealed, meld_kinds)
     winning = INDEX[hand.winning_tile]  # type: ignore[index]
-    splits = regular_decompositions(tuple(concealed))
+    concealed_counts = tuple(concealed)
+    splits = regular_decompositions(concealed_counts)
     cake_splits: tuple[Decomposition, ...] = ()
     cake_held = held
     if winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:  # pe-ling eet cake: the 1p read as 1s
@@ -173,7 +174,7 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
         cake_held[ONE_CIRCLE] -= 1
         cake_held[ONE_BAMBOO] += 1
         cake_splits = regular_decompositions(tuple(cake))
-    irregular = None if melds else best_irregular(ruleset.limit_hands, tuple(concealed), ruleset.options)
+    irregular = None if melds else best_irregular(ruleset.limit_hands, concealed_counts, ruleset.options)
     if not splits and not cake_splits and irregular is None:
         return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
 
@@ -195,7 +196,10 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     if not readings and irregular is None:  # the cake read as 1s did not complete a pair of 1s
         return ScoreResult(False, 0, 0, 0, hand.ruleset, hand.role, reason_code="no_winning_shape")
     scored = [_Scored(r, tally(ruleset, r, hand.bonus), ruleset) for r in readings]
-    best_valid = max((s for s in scored if s.valid), key=_Scored.key, default=None)
+    if len(scored) == 1:  # the usual case: one reading
+        best_valid = scored[0] if scored[0].valid else None
+    else:
+        best_valid = max((s for s in scored if s.valid), key=_Scored.key, default=None)
 
     limit, limit_reading = _best_limit(ruleset, irregular, ctx, readings)
     if limit is not None and (best_valid is None or limit.value >= best_valid.total):
