@@ -27,24 +27,17 @@ class PhotoUnreadable(ValueError):
     """The file is not an image the reader can decode (corrupt, empty, not an image); one line."""
 
 
-@dataclass(frozen=True)
-class TileRead:
-    """One tile found in the photo: code (or "back"), confidence, box in original pixels, row index."""
-
-    code: str
-    confidence: float
-    box: tuple[float, float, float, float]
-    row: int = 0
-    alternatives: tuple[tuple[str, float], ...] = ()
-
-
 @dataclass
 class PhotoRead:
-    """What the reader saw: original size, tiles in reading order, the annotated RGB image."""
+    """What the reader saw: original size, tiles in reading order, the annotated RGB image.
+
+    Each tile is a CONTRACT `recognize --json` tile object: code (or "back"), confidence, box [x0, y0, x1,
+    y1] in original pixels, row, alternatives [{code, confidence}] (`recognizer.Detections.to_records`).
+    """
 
     width: int
     height: int
-    tiles: list[TileRead]
+    tiles: list[dict[str, Any]]
     annotated: np.ndarray
 
 
@@ -74,35 +67,7 @@ class RecognizerReader:
             text = one_line(problem)  # "<path>: reason"; the row already names the file
             raise PhotoUnreadable(text.removeprefix(f"{path}: ")) from None
         detections = self._recognizer.recognize(image)
-        return PhotoRead(
-            width=image.width,
-            height=image.height,
-            tiles=tiles_from_detections(detections, rec.LABELS),
-            annotated=rec.annotate(image, detections),
-        )
-
-
-def tiles_from_detections(detections: Any, labels: Sequence[str]) -> list[TileRead]:
-    """Plain tiles from a recognizer.Detections (codes, confidences, boxes, rows, top-3 alternatives)."""
-    tiles = []
-    for index, code in enumerate(detections.codes):
-        alternatives = tuple(
-            (labels[int(alt)], round(float(conf), 4))
-            for alt, conf in zip(
-                detections.alt_class_id[index], detections.alt_confidence[index], strict=True
-            )
-            if 0 <= int(alt) < len(labels) and labels[int(alt)] != code
-        )
-        tiles.append(
-            TileRead(
-                code=code,
-                confidence=round(float(detections.confidence[index]), 4),
-                box=tuple(round(float(v), 1) for v in detections.xyxy[index]),  # type: ignore[arg-type]
-                row=int(detections.row[index]),
-                alternatives=alternatives,
-            )
-        )
-    return tiles
+        return PhotoRead(image.width, image.height, detections.to_records(), rec.annotate(image, detections))
 
 
 @dataclass(frozen=True)
@@ -159,7 +124,7 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
         record["error"] = f"recognizer failed: {type(problem).__name__}: {one_line(problem)}"
     else:
         record["width"], record["height"] = photo.width, photo.height
-        record["tiles"] = [tile_record(tile) for tile in photo.tiles]
+        record["tiles"] = photo.tiles
         try:
             save_annotated(photo.annotated, out_dir / job.annotated_rel)
             record["annotated"] = job.annotated_rel
@@ -169,7 +134,7 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
             record["error"] = job.context.error
         elif record["error"] is None:
             read = [
-                ReadTile(tile.code, tile.row, max(tile.box[2] - tile.box[0], tile.box[3] - tile.box[1]))
+                ReadTile(tile["code"], int(tile.get("row", 0)), _long_side(tile["box"]))
                 for tile in photo.tiles
             ]
             try:
@@ -186,15 +151,10 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
     return record
 
 
-def tile_record(tile: TileRead) -> dict[str, Any]:
-    """A tile as JSON, in the `recognize --json` shape plus row and alternatives."""
-    return {
-        "code": tile.code,
-        "confidence": tile.confidence,
-        "box": list(tile.box),
-        "row": tile.row,
-        "alternatives": [{"code": code, "confidence": conf} for code, conf in tile.alternatives],
-    }
+def _long_side(box: Sequence[float]) -> float:
+    """The longer side of a tile's box: its size, whether it stands or lies turned."""
+    x0, y0, x1, y1 = box
+    return float(max(x1 - x0, y1 - y0))
 
 
 def save_annotated(rgb: np.ndarray, path: Path) -> None:

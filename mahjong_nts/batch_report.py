@@ -192,7 +192,9 @@ def _warnings(record: Mapping[str, Any], threshold: float) -> str:
     lines = []
     for index, tile in low:
         alternatives = ", ".join(
-            f"{alt['code']} ({float(alt['confidence']):.2f})" for alt in tile.get("alternatives") or []
+            f"{alt['code']} ({float(alt['confidence']):.2f})"
+            for alt in tile.get("alternatives") or []
+            if alt["code"] != tile["code"]
         )
         text = f"tile {index} read as {tile['code']} ({float(tile['confidence']):.2f})"
         lines.append(_e(text + (f"; or perhaps {alternatives}" if alternatives else "")))

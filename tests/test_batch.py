@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from mahjong_nts import batch
-from mahjong_nts.batch_photo import PhotoRead, PhotoUnreadable, TileRead
+from mahjong_nts.batch_photo import PhotoRead, PhotoUnreadable
 from mahjong_nts.cli import build_parser
 from scoring import parse_tiles
 
@@ -69,14 +69,18 @@ class FakeReader:
             low = token.startswith("?")
             for code in parse_tiles(token.lstrip("?")):
                 x = 10.0 + 20 * len(tiles)
+                confidence = 0.31 if low else 0.97
+                alternatives = [{"code": code, "confidence": confidence}]
+                if low:
+                    alternatives.append({"code": "5z", "confidence": 0.28})
                 tiles.append(
-                    TileRead(
-                        code=code,
-                        confidence=0.31 if low else 0.97,
-                        box=(x, 10.0, x + 18, 40.0),
-                        row=index // 9,
-                        alternatives=(("5z", 0.28),) if low else (),
-                    )
+                    {
+                        "code": code,
+                        "confidence": confidence,
+                        "box": [x, 10.0, x + 18, 40.0],
+                        "row": index // 9,
+                        "alternatives": alternatives,
+                    }
                 )
         return PhotoRead(width=rgb.shape[1], height=rgb.shape[0], tiles=tiles, annotated=rgb)
 
