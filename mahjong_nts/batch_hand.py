@@ -177,7 +177,7 @@ def _kongs_in_photo(
 ) -> list[tuple[list[str], bool]]:
     """Concealed kongs shown with face-down tiles; open kongs of four face-up tiles if the count says so."""
     melds: list[tuple[list[str], bool]] = [([code] * 4, False) for code in _concealed_kongs(codes, rows)]
-    assumed.extend(f"concealed kong {_group(tiles)} (face-down tiles)" for tiles, _ in melds)
+    assumed.extend(f"concealed kong {format_tiles(tiles)} (face-down tiles)" for tiles, _ in melds)
     if not count_kongs:
         return melds
     face_up = [code for code in codes if code != BACK and not is_bonus(code)]
@@ -193,13 +193,8 @@ def _kongs_in_photo(
         )
     for code in fours:
         melds.append(([code] * 4, True))
-        assumed.append(f"open kong {_group([code] * 4)} (four face-up {code}, {len(free)} tiles read)")
+        assumed.append(f"open kong {format_tiles([code] * 4)} (four face-up {code}, {len(free)} tiles read)")
     return melds
-
-
-def _group(tiles: Sequence[str]) -> str:
-    """Tiles of one suit in short form: ["5m"] * 4 -> "5555m"."""
-    return "".join(tile[0] for tile in tiles) + tiles[0][1]
 
 
 def _concealed_kongs(codes: Sequence[str], rows: Sequence[int]) -> list[str]:
@@ -242,7 +237,7 @@ def _remaining_tiles(
                 pool[tile] -= 1
             elif strict:
                 raise InputError(
-                    f"meld {_group(tiles) if len(set(tiles)) == 1 else ''.join(tiles)}: {tile} is not among "
+                    f"meld {format_tiles(tiles)}: {tile} is not among "
                     "the tiles read; give 'concealed' in the sidecar too"
                 )
     if strict and backs > 0:
