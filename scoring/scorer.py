@@ -47,19 +47,6 @@ def score_hand(hand: Hand) -> ScoreResult:
     >>> score_hand(hand).total
     136
     """
-    try:
-        return _score_remembered(hand)
-    except TypeError:  # a hand with unhashable fields (lists) is scored without the memo
-        return _score(hand)
-
-
-@lru_cache(maxsize=4096)
-def _score_remembered(hand: Hand) -> ScoreResult:
-    """score_hand for hashable hands: the same hand (a frozen value) always has the same immutable result."""
-    return _score(hand)
-
-
-def _score(hand: Hand) -> ScoreResult:
     validate_hand(hand)
     ruleset = get_ruleset(hand.ruleset)
     if "dead_hand" in hand.flags:

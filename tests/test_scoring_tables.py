@@ -529,12 +529,8 @@ def test_a_ruleset_may_keep_flower_doublings_out_of_the_minimum(monkeypatch: pyt
     app = get_ruleset("app")
     strict = replace(app, options=replace(app.options, bonus_doublings_count_toward_minimum=False))
     monkeypatch.setattr(scoring.scorer, "get_ruleset", lambda name: strict)
-    scoring.scorer._score_remembered.cache_clear()  # results are remembered per hand; this ruleset differs
-    try:
-        # the 112 hand above (dragon pung 1 + own flower 1): only 1 doubling counts toward the minimum now
-        result = score("456m789s99s", "4m", melds=("555z", "123p"), bonus="2f")
-    finally:
-        scoring.scorer._score_remembered.cache_clear()
+    # the 112 hand above (dragon pung 1 + own flower 1): only 1 doubling counts toward the minimum now
+    result = score("456m789s99s", "4m", melds=("555z", "123p"), bonus="2f")
     assert summary(result) == (False, 28, 2, 0)
     assert result["reason_code"] == "too_few_doublings"
 
