@@ -33,6 +33,7 @@ class Settings:
     tile_limits: bool = True  # at most 4 of a tile, 1 of each flower/season
     top_k: int = 3  # labels a tile may move to when its kind is over-subscribed
     back_from_detector: bool = True  # the detector's face-down channel decides "back"
+    back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
 
 
@@ -79,6 +80,11 @@ class Recognizer:
 def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings) -> Detections:
     """Codes, confidences, alternatives and rows for classified boxes (boxes in pixels at `scale`)."""
     choice = probs.argmax(axis=1)
+    doubtful_back = (choice == BACK_INDEX) & (probs[:, BACK_INDEX] < settings.back_min_prob)
+    if doubtful_back.any():
+        face_up = probs.copy()
+        face_up[:, BACK_INDEX] = -1.0
+        choice[doubtful_back] = face_up[doubtful_back].argmax(axis=1)
     locked = boxes.back if settings.back_from_detector else np.zeros(len(boxes), bool)
     choice[locked] = BACK_INDEX
     if settings.tile_limits:

@@ -22,10 +22,11 @@ pytestmark = pytest.mark.skipif(
     not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}: train first"
 )
 
-# share of truth tiles found with the right code, per photo (measured, with a margin), and the photos
-# whose whole multiset of codes must come out exactly
+# share of truth tiles found with the right code, per photo (measured 1.0 for hand1-5 and 0.97 for the
+# 36-tile hand6 with the first trained models; the bar leaves a margin)
 MIN_RIGHT = {"hand1": 0.9, "hand2": 0.9, "hand3": 0.9, "hand4": 0.9, "hand5": 0.9, "hand6": 0.9}
-EXACT = ("hand1", "hand2", "hand3", "hand4", "hand5")
+HANDS = ("hand1", "hand2", "hand3", "hand4", "hand5")  # a winning hand on a rack; 3-5 also show discards
+NOTHING_ELSE = ("hand1", "hand2")  # photos with no tiles besides the labelled hand
 
 
 def truth(name: str, width: int = 640, height: int = 640) -> tuple[np.ndarray, list[str]]:
@@ -45,26 +46,38 @@ def right_share(found: Detections, boxes: np.ndarray, codes: list[str]) -> float
     return sum(found.codes[i] == codes[j] for i, j in pairs) / len(codes)
 
 
+def hand_row(found: Detections, boxes: np.ndarray) -> list[str]:
+    """Codes of the found tiles that overlap a truth tile, in the recognizer's reading order."""
+    pairs = dict(match(found.xyxy, found.confidence, boxes))
+    return [code for i, code in enumerate(found.codes) if i in pairs]
+
+
 @pytest.mark.parametrize("name", sorted(MIN_RIGHT))
 def test_sample_photo_codes(name: str) -> None:
     found = get_recognizer().recognize(load_image(SAMPLES / f"{name}.jpg"))
     boxes, codes = truth(name)
     share = right_share(found, boxes, codes)
     assert share >= MIN_RIGHT[name], f"{name}: {share:.2f} right; found {found.codes}, truth {codes}"
-    if name in EXACT:
+    if name in HANDS:  # the whole hand read right, left to right along the rack
+        by_x = [codes[j] for j in np.argsort((boxes[:, 0] + boxes[:, 2]) / 2)]
+        assert hand_row(found, boxes) == by_x
+        rows = {int(found.row[i]) for i, _ in match(found.xyxy, found.confidence, boxes)}
+        assert len(rows) == 1, f"{name}: the rack's tiles fell into rows {sorted(rows)}"
+    if name in NOTHING_ELSE:
         assert Counter(found.codes) == Counter(codes)
 
 
 def test_12mp_photo_reads_the_same_as_640() -> None:
+    """hand1 un-stretched to 4:3 and upscaled to 4032x3024: the same hand, boxes in the big photo's pixels.
+    (Un-stretched, the detector also finds discards at the photo's bottom that the truth does not label.)"""
     small = get_recognizer().recognize(load_image(SAMPLES / "hand1.jpg"))
     buf = io.BytesIO()
-    Image.open(SAMPLES / "hand1.jpg").convert("RGB").resize((4032, 3024), Image.Resampling.BICUBIC).save(
-        buf, "JPEG", quality=92
-    )
+    photo = Image.open(SAMPLES / "hand1.jpg").convert("RGB")
+    photo.resize((4032, 3024), Image.Resampling.BICUBIC).save(buf, "JPEG", quality=92)
     image = load_image(buf.getvalue())
     assert (image.width, image.height) == (4032, 3024)
     big = get_recognizer().recognize(image)
     boxes, codes = truth("hand1", 4032, 3024)
     assert right_share(big, boxes, codes) >= MIN_RIGHT["hand1"]
-    assert Counter(big.codes) == Counter(small.codes)
+    assert hand_row(big, boxes) == hand_row(small, truth("hand1")[0])
     assert big.xyxy[:, 2].max() > 2000  # boxes in the 12 MP photo's pixels
