@@ -37,45 +37,53 @@ def _group_splits(work: list[int], lo: int, honours: bool, with_pair: bool) -> l
     once: the pieces that start at the lowest remaining tile are chosen together (0/1 pair, 0/1 pung,
     k chows). `work` is restored before returning.
     """
-    size = len(work)
     found: list[tuple[Piece, ...]] = []
-    pieces: list[Piece] = []
-
-    def split(i: int, need_pair: bool) -> None:
-        while i < size and work[i] == 0:
-            i += 1
-        if i == size:
-            if not need_pair:
-                found.append(tuple(pieces))
-            return
-        n = work[i]
-        for pair in (0, 1) if need_pair else (0,):
-            for pung in (0, 1):
-                chows = n - 2 * pair - 3 * pung
-                if chows < 0:
-                    continue
-                if chows and (honours or i > size - 3 or work[i + 1] < chows or work[i + 2] < chows):
-                    continue
-                kind = lo + i
-                start = len(pieces)
-                if pair:
-                    pieces.append(_PIECES["pair"][kind])
-                if pung:
-                    pieces.append(_PIECES["pung"][kind])
-                if chows:
-                    pieces.extend([_PIECES["chow"][kind]] * chows)
-                    work[i + 1] -= chows
-                    work[i + 2] -= chows
-                work[i] = 0
-                split(i + 1, need_pair and not pair)
-                work[i] = n
-                if chows:
-                    work[i + 1] += chows
-                    work[i + 2] += chows
-                del pieces[start:]
-
-    split(0, with_pair)
+    _split(work, 0, lo, honours, with_pair, [], found)
     return found
+
+
+def _split(
+    work: list[int],
+    i: int,
+    lo: int,
+    honours: bool,
+    need_pair: bool,
+    pieces: list[Piece],
+    found: list[tuple[Piece, ...]],
+) -> None:
+    """_group_splits from index `i` on, with `pieces` chosen so far (a plain function: no closure cycles)."""
+    size = len(work)
+    while i < size and work[i] == 0:
+        i += 1
+    if i == size:
+        if not need_pair:
+            found.append(tuple(pieces))
+        return
+    n = work[i]
+    for pair in (0, 1) if need_pair else (0,):
+        for pung in (0, 1):
+            chows = n - 2 * pair - 3 * pung
+            if chows < 0:
+                continue
+            if chows and (honours or i > size - 3 or work[i + 1] < chows or work[i + 2] < chows):
+                continue
+            kind = lo + i
+            start = len(pieces)
+            if pair:
+                pieces.append(_PIECES["pair"][kind])
+            if pung:
+                pieces.append(_PIECES["pung"][kind])
+            if chows:
+                pieces.extend([_PIECES["chow"][kind]] * chows)
+                work[i + 1] -= chows
+                work[i + 2] -= chows
+            work[i] = 0
+            _split(work, i + 1, lo, honours, need_pair and not pair, pieces, found)
+            work[i] = n
+            if chows:
+                work[i + 1] += chows
+                work[i + 2] += chows
+            del pieces[start:]
 
 
 def regular_decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
