@@ -229,40 +229,48 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     """
     ctx = reading.ctx
     winner = ctx.winner
-    chosen = _best_per_family(_hand_rules(ruleset, winner), reading)
-    points: list[ScoreItem] = [rule.item for rule in chosen if rule.kind == "points"]
+    points: list[ScoreItem] = []
+    hand_doublings: list[ScoreItem] = []
+    base_points = doubling_count = 0
+    for rule in _best_per_family(_hand_rules(ruleset, winner), reading):
+        if rule.kind == "points":
+            points.append(rule.item)
+            base_points += rule.value
+        else:
+            hand_doublings.append(rule.item)
+            doubling_count += rule.value
     doublings: list[ScoreItem] = []
     for block in reading.blocks:
-        if block.kind != "chow":
-            wind = 27 <= block.tile <= 30  # only a wind set looks at the seat and prevailing winds
+        kind, tile = block.kind, block.tile
+        if kind == "chow":
+            continue
+        if 27 <= tile <= 30:  # only a wind set looks at the seat and prevailing winds
             set_points, set_doublings = set_items(
-                ruleset,
-                block.kind,
-                block.tile,
-                block.open,
-                ctx.seat if wind else -1,
-                ctx.prevailing if wind else -1,
-                winner,
+                ruleset, kind, tile, block.open, ctx.seat, ctx.prevailing, winner
             )
-            points += set_points
-            doublings += set_doublings
+        else:
+            set_points, set_doublings = set_items(ruleset, kind, tile, block.open, -1, -1, winner)
+        for item in set_points:
+            points.append(item)
+            base_points += item.value
+        for item in set_doublings:
+            doublings.append(item)
+            doubling_count += item.value
     bonus_doublings = 0
-    for tile in bonus:
+    for bonus_tile in bonus:
         for bonus_rule in ruleset.bonus_rules:
-            if (winner or not bonus_rule.winner_only) and bonus_rule.applies(tile, ctx):
-                item = ScoreItem(bonus_rule.name, bonus_rule.name_en, bonus_rule.kind, bonus_rule.value, tile)
+            if (winner or not bonus_rule.winner_only) and bonus_rule.applies(bonus_tile, ctx):
+                item = ScoreItem(
+                    bonus_rule.name, bonus_rule.name_en, bonus_rule.kind, bonus_rule.value, bonus_tile
+                )
                 if bonus_rule.kind == "points":
                     points.append(item)
+                    base_points += item.value
                 else:
                     doublings.append(item)
-                    bonus_doublings += bonus_rule.value
-    doublings += [rule.item for rule in chosen if rule.kind == "doublings"]
-    return Tally(
-        sum(item.value for item in points),
-        sum(item.value for item in doublings),
-        bonus_doublings,
-        (*points, *doublings),
-    )
+                    doubling_count += item.value
+                    bonus_doublings += item.value
+    return Tally(base_points, doubling_count, bonus_doublings, (*points, *doublings, *hand_doublings))
 
 
 @lru_cache(maxsize=64)
