@@ -129,7 +129,7 @@ def _group_pieces(part: tuple[int, ...], group: int) -> tuple[bool, tuple[tuple[
     return with_pair, tuple(_group_splits(list(part), lo, honours, with_pair))
 
 
-def _sets_only(work: list[int], honours: bool) -> bool:
+def sets_only(work: list[int], honours: bool) -> bool:
     """Whether the counts split into pungs and chows only (consumes `work`).
 
     At the lowest tile a pung is taken when possible and the rest must start chows: three chows from one
@@ -152,35 +152,28 @@ def _sets_only(work: list[int], honours: bool) -> bool:
 def part_status(part: tuple[int, ...], honours: bool) -> int:
     """What one group's counts can be: 1 sets only, 2 sets and the pair, 0 neither.
 
-    Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more.
+    Sets only counts when the group's size is a multiple of 3, sets + pair when it is 2 more. Sets only
+    need weight_of(part) = 0 (mod 3); a pair at position p leaves the rest a multiple of 3 only when
+    2p = weight (mod 3), so only those pair positions are tried.
     """
-    return status_of(list(part), honours, sum(part), weight_of(part))
+    rest = sum(part) % 3
+    if rest == 1:
+        return 0
+    weight = weight_of(part) % 3
+    if rest == 0:
+        return 1 if weight == 0 and sets_only(list(part), honours) else 0
+    for i in range(2 * weight % 3, len(part), 3):
+        if part[i] >= 2:
+            work = list(part)
+            work[i] -= 2
+            if sets_only(work, honours):
+                return 2
+    return 0
 
 
 def weight_of(part: tuple[int, ...] | list[int]) -> int:
     """sum(i * count): every set's positions (i, i, i or i, i+1, i+2) add up to 0 mod 3."""
     return sum(i * n for i, n in enumerate(part) if n)
-
-
-def status_of(work: list[int], honours: bool, size: int, weight: int) -> int:
-    """part_status of a count list, given its size and weight (`work` is left unchanged).
-
-    Sets only need weight = 0 (mod 3); a pair at position p leaves the rest a multiple of 3 only when
-    2p = weight (mod 3), so only those pair positions are tried.
-    """
-    rest = size % 3
-    if rest == 1:
-        return 0
-    weight %= 3
-    if rest == 0:
-        return 1 if weight == 0 and _sets_only(work.copy(), honours) else 0
-    for i in range(2 * weight % 3, len(work), 3):
-        if work[i] >= 2:
-            rest_of_pair = work.copy()
-            rest_of_pair[i] -= 2
-            if _sets_only(rest_of_pair, honours):
-                return 2
-    return 0
 
 
 def group_parts(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:

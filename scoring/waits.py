@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from scoring.decompose import GROUP_START, part_status, status_of, weight_of
+from scoring.decompose import GROUP_START, part_status, sets_only, weight_of
 from scoring.errors import InputError
 from scoring.hand import Meld, meld_kind
 from scoring.limits import best_irregular, irregular_candidates
@@ -22,23 +22,46 @@ from scoring.tiles import INDEX, KINDS, code_of, format_tiles
 def _group_waits(part: tuple[int, ...], honours: bool, needed: int) -> tuple[int, ...]:
     """Indices of one group where one more tile gives the group status `needed` (1 sets, 2 sets + pair).
 
-    Only indices where a tile can join a set or pair are tried: held ones, and for suits those within two
-    of a held one; sets only also need the weight to stay 0 mod 3 (see decompose.status_of).
+    Sets and the pair: the pair is two held tiles (the rest then waits for sets only, a smaller question
+    with its own cache entry), or the new tile and a held one (the rest is then sets only already).
     """
-    size = sum(part) + 1
-    if size % 3 != (0 if needed == 1 else 2):
+    if (sum(part) + 1) % 3 != (0 if needed == 1 else 2):
         return ()
+    if needed == 1:
+        return _set_waits(part, honours)
+    found: set[int] = set()
+    weight = weight_of(part)
+    work = list(part)
+    for i, n in enumerate(part):
+        if n >= 2:  # a held pair
+            work[i] -= 2
+            found.update(_group_waits(tuple(work), honours, 1))
+            work[i] += 2
+        if n and (weight - i) % 3 == 0:  # the new tile pairs with this one: the rest must be sets only
+            work[i] -= 1
+            if sets_only(work.copy(), honours):
+                found.add(i)
+            work[i] += 1
+    return tuple(sorted(i for i in found if part[i] < 4))
+
+
+def _set_waits(part: tuple[int, ...], honours: bool) -> tuple[int, ...]:
+    """Indices where one more tile lets the group split into sets only (its size is 2 mod 3).
+
+    Only indices where a tile can join a set are tried: held ones, and for suits those within two of a
+    held one; the weight sum(i * count) must become 0 mod 3 (see decompose.part_status).
+    """
     weight = weight_of(part)
     last = len(part) - 1
     out = []
     work = list(part)
     for i, n in enumerate(part):
-        if n >= 4 or (needed == 1 and (weight + i) % 3):
+        if n >= 4 or (weight + i) % 3:
             continue
         if not n and (honours or not any(part[max(0, i - 2) : min(last, i + 2) + 1])):
             continue
         work[i] += 1
-        if status_of(work, honours, size, weight + i) == needed:
+        if sets_only(work.copy(), honours):
             out.append(i)
         work[i] -= 1
     return tuple(out)
