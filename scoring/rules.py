@@ -273,10 +273,15 @@ def tally(ruleset: Ruleset, reading: Reading, bonus: tuple[str, ...]) -> Tally:
     return Tally(base_points, doubling_count, bonus_doublings, (*points, *doublings, *hand_doublings))
 
 
+_HandRow = tuple[Callable[[Reading], bool], "str | None", HandRule]  # (applies, family, rule)
+
+
 @lru_cache(maxsize=64)
-def _hand_rules(ruleset: Ruleset, winner: bool) -> tuple[HandRule, ...]:
-    """The ruleset's hand rows for this role."""
-    return tuple(rule for rule in ruleset.hand_rules if winner or not rule.winner_only)
+def _hand_rules(ruleset: Ruleset, winner: bool) -> tuple[_HandRow, ...]:
+    """The ruleset's hand rows for this role, as (applies, family, rule) for the loop of _best_per_family."""
+    return tuple(
+        (rule.applies, rule.family, rule) for rule in ruleset.hand_rules if winner or not rule.winner_only
+    )
 
 
 @lru_cache(maxsize=1 << 14)
@@ -295,19 +300,19 @@ def set_items(
     return tuple(points), tuple(doublings)
 
 
-def _best_per_family(rules: tuple[HandRule, ...], reading: Reading) -> list[HandRule]:
+def _best_per_family(rows: tuple[_HandRow, ...], reading: Reading) -> list[HandRule]:
     """Applying hand rules, keeping only the highest row of each family (the first on a tie)."""
     chosen: list[HandRule] = []
     best: dict[str, int] = {}
-    for rule in rules:
-        if not rule.applies(reading):
+    for applies, family, rule in rows:
+        if not applies(reading):
             continue
-        if rule.family is None:
+        if family is None:
             chosen.append(rule)
             continue
-        at = best.get(rule.family)
+        at = best.get(family)
         if at is None:
-            best[rule.family] = len(chosen)
+            best[family] = len(chosen)
             chosen.append(rule)
         elif rule.value > chosen[at].value:
             chosen[at] = rule
