@@ -22,14 +22,15 @@ from recognizer.session import make_session
 
 @dataclass(frozen=True)
 class Settings:
-    """Decoding and decision settings; the defaults are the ones measured best on the valid split."""
+    """Decoding and decision settings. Defaults: best on the valid split and its 12 MP variant with the
+    first trained models (`python -m datasets.evaluate --sweep [--sweep-variant 12mp-4032x3024]`)."""
 
     threshold: float = 0.3  # detector heatmap peak threshold for face-up tiles
-    back_threshold: float = 0.5  # ... and for face-down tiles (channel 1)
+    back_threshold: float = 0.6  # ... and for face-down tiles (channel 1)
     nms_iou: float = 0.5  # boxes overlapping more than this (either channel) are one tile
-    turns: TurnMode = "landscape"  # test-time turns of the crops
-    combine: Combine = "mean"  # how the turned views of one tile are combined
-    square_band: float = 1.0  # boxes nearly square (long side < band x short side) read both ways
+    turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
+    combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
+    square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways
     tile_limits: bool = True  # at most 4 of a tile, 1 of each flower/season
     top_k: int = 3  # labels a tile may move to when its kind is over-subscribed
     back_from_detector: bool = True  # the detector's face-down channel decides "back"

@@ -21,13 +21,14 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def photos(tmp_path: Path) -> dict[str, Path]:
-    """Two fake photos (PNG, so colours stay exact) and two bad files."""
+    """Two fake photos (PNG, so colours stay exact) and two bad files. The tiles are the same colour in
+    their top and bottom half, so they read the same turned over or sideways (the default test-time views)."""
     first = np.zeros((192, 256, 3), np.uint8)
-    draw_tile(first, (16, 16, 56, 72), 1.0, 0.0)
-    draw_tile(first, (64, 16, 104, 72), 0.5, 1.0)
+    draw_tile(first, (16, 16, 56, 72), 1.0, 1.0)
+    draw_tile(first, (64, 16, 104, 72), 0.5, 0.5)
     draw_tile(first, (112, 16, 152, 72), back=True)
     second = np.zeros((192, 256, 3), np.uint8)
-    draw_tile(second, (16, 112, 56, 168), 0.0, 0.5)
+    draw_tile(second, (16, 112, 56, 168), 0.0, 0.0)
     paths = {"first": tmp_path / "first.png", "second": tmp_path / "second.png"}
     Image.fromarray(first).save(paths["first"])
     Image.fromarray(second).save(paths["second"])
@@ -49,9 +50,9 @@ def test_json_lines_in_order_with_error_lines(
     assert [line["image"] for line in lines] == [str(p) for p in names]
     first, text, second, empty = lines
     assert first["error"] is None and (first["width"], first["height"]) == (256, 192)
-    assert [t["code"] for t in first["tiles"]] == [code_for(1, 0), code_for(0.5, 1), "back"]
+    assert [t["code"] for t in first["tiles"]] == [code_for(1, 1), code_for(0.5, 0.5), "back"]
     assert all(len(t["box"]) == 4 and 0 <= t["confidence"] <= 1 for t in first["tiles"])
-    assert [t["code"] for t in second["tiles"]] == [code_for(0, 0.5)]
+    assert [t["code"] for t in second["tiles"]] == [code_for(0, 0)]
     assert "not an image" in text["error"] and text["tiles"] == []
     assert "empty file" in empty["error"] and empty["tiles"] == []
     assert "2 of 4 photos failed" in err and "Traceback" not in err
@@ -86,7 +87,7 @@ def test_readable_summary_and_annotation(
     assert main([*args, "--models", str(model_dir)]) == 0
     out = capsys.readouterr().out
     assert "first.png  256x192  3 tiles" in out
-    assert f"row 1: {group_codes([code_for(1, 0), code_for(0.5, 1)])} back" in out
+    assert f"row 1: {group_codes([code_for(1, 1), code_for(0.5, 0.5)])} back" in out
     drawn = Image.open(out_dir / "first.jpg")
     assert drawn.size == (256, 192)
     assert (out_dir / "second.jpg").is_file()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,9 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def fake(model_dir: Path) -> Recognizer:
-    return Recognizer(model_dir, threads=1)
+    """The fake classifier reads top and bottom halves, so turned-over views would read other codes:
+    one upright view per tile here; the default views are tested on symmetric tiles below."""
+    return Recognizer(model_dir, threads=1, settings=Settings(turns="none", square_band=1.0))
 
 
 def _photo(
@@ -78,12 +81,19 @@ def test_tile_limits_move_the_least_certain_fifth_tile(fake: Recognizer) -> None
     layout = [(16 + 48 * k, 16, 1.0, 1.0, False) for k in range(4)] + [(16, 112, 0.8, 1.0, False)]
     photo = LoadedImage(_photo(layout), 256, 192, 1.0)
     assert fake.recognize(photo).codes == ["9m"] * 4 + ["6m"]
-    unlimited = Recognizer(fake_dir(fake), settings=Settings(tile_limits=False))
+    unlimited = Recognizer(fake_dir(fake), settings=replace(fake.settings, tile_limits=False))
     assert unlimited.recognize(photo).codes == ["9m"] * 5
 
 
 def fake_dir(recognizer: Recognizer) -> Path:
     return recognizer._model_dir  # type: ignore[attr-defined]
+
+
+def test_default_views_read_symmetric_tiles(model_dir: Path) -> None:
+    layout = [(16, 16, 1.0, 1.0, False), (64, 16, 0.5, 0.5, False), (112, 16, 0.0, 0.0, True)]
+    detections = Recognizer(model_dir).recognize(LoadedImage(_photo(layout), 256, 192, 1.0))
+    assert detections.codes == [code_for(1, 1), code_for(0.5, 0.5), "back"]
+    assert (detections.confidence > 0.9).all()
 
 
 def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:
