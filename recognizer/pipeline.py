@@ -45,7 +45,7 @@ class Recognizer:
         self, model_dir: Path | None = None, threads: int | None = None, settings: Settings | None = None
     ):
         files = load_model_files(model_dir)
-        self._model_dir = model_dir
+        self.model_dir = model_dir
         self.config: ModelConfig = files.config
         if self.config.labels != LABELS:
             raise ModelError(f"labels.json in {files.where} lists labels in another order than the runtime")

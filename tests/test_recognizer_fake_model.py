@@ -81,12 +81,8 @@ def test_tile_limits_move_the_least_certain_fifth_tile(fake: Recognizer) -> None
     layout = [(16 + 48 * k, 16, 1.0, 1.0, False) for k in range(4)] + [(16, 112, 0.8, 1.0, False)]
     photo = LoadedImage(_photo(layout), 256, 192, 1.0)
     assert fake.recognize(photo).codes == ["9m"] * 4 + ["6m"]
-    unlimited = Recognizer(fake_dir(fake), settings=replace(fake.settings, tile_limits=False))
+    unlimited = Recognizer(fake.model_dir, settings=replace(fake.settings, tile_limits=False))
     assert unlimited.recognize(photo).codes == ["9m"] * 5
-
-
-def fake_dir(recognizer: Recognizer) -> Path:
-    return recognizer._model_dir  # type: ignore[attr-defined]
 
 
 def test_default_views_read_symmetric_tiles(model_dir: Path) -> None:
