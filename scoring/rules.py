@@ -68,12 +68,12 @@ def summarize(counts: Sequence[int]) -> TileSummary:
     honours = sum(counts[27:34])
     terminals = counts[0] + counts[8] + counts[9] + counts[17] + counts[18] + counts[26]
     green = counts[19] + counts[20] + counts[21] + counts[23] + counts[25] + counts[32]  # 2 3 4 6 8 s, 6z
-    return TileSummary(
-        suits=_SUITS[any(counts[0:9]), any(counts[9:18]), any(counts[18:27])],
-        honours=honours > 0,
-        only_terminals_and_honours=terminals + honours == total,
-        only_simples=terminals + honours == 0,
-        only_green=green == total,
+    return TileSummary(  # positional: a NamedTuple is made twice as fast without keywords
+        _SUITS[any(counts[0:9]), any(counts[9:18]), any(counts[18:27])],  # suits
+        honours > 0,  # honours
+        terminals + honours == total,  # only_terminals_and_honours
+        terminals + honours == 0,  # only_simples
+        green == total,  # only_green
     )
 
 

@@ -83,16 +83,16 @@ def _held(concealed: list[int], meld_kinds: list[int]) -> list[int]:
 
 
 def _context(hand: Hand, melds: tuple[Block, ...], winning: int, unique_wait: bool) -> Context:
-    return Context(
-        winner=hand.is_winner,
-        seat=WIND_INDEX[hand.seat_wind],
-        prevailing=WIND_INDEX[hand.prevailing_wind],
-        seat_number=SEAT_NUMBER[hand.seat_wind],
-        self_drawn=hand.self_drawn,
-        flags=hand.flags,
-        winning_tile=winning,
-        unique_wait=unique_wait,
-        has_open_meld=any(block.open for block in melds),
+    return Context(  # positional: a NamedTuple is made twice as fast without keywords
+        hand.is_winner,  # winner
+        WIND_INDEX[hand.seat_wind],  # seat
+        WIND_INDEX[hand.prevailing_wind],  # prevailing
+        SEAT_NUMBER[hand.seat_wind],  # seat_number
+        hand.self_drawn,  # self_drawn
+        hand.flags,  # flags
+        winning,  # winning_tile
+        unique_wait,  # unique_wait
+        any(block.open for block in melds),  # has_open_meld
     )
 
 
