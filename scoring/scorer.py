@@ -116,7 +116,7 @@ def _winner_readings(
             continue
         seen.append(piece)
         if closed is None:
-            closed = [*melds, *(_CLOSED[piece] for piece in split)]
+            closed = [*melds, *map(_CLOSED.__getitem__, split)]
         blocks = closed
         if not ctx.self_drawn and name != "pair":  # a discard completed this set: it is open
             blocks = closed.copy()
@@ -195,7 +195,7 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
         return _limit_result(hand, limit, limit.value, sets)
     if best_valid is not None:
         return _regular_result(hand, best_valid)
-    most = max(scored, key=lambda s: (s.tally.doublings, s.total))
+    most = scored[0] if len(scored) == 1 else max(scored, key=lambda s: (s.tally.doublings, s.total))
     return ScoreResult(
         False,
         0,
