@@ -131,23 +131,12 @@ def validate_hand(hand: Hand) -> None:
     """Raise InputError naming the first problem; return None for a well-formed hand."""
     if type(hand) is Hand and getattr(hand, _CHECKED, False):
         return
-    _validate(hand)
-    if type(hand) is Hand and _immutable(hand):
+    if _validate(hand) and type(hand) is Hand:
         object.__setattr__(hand, _CHECKED, True)
 
 
-def _immutable(hand: Hand) -> bool:
-    """Whether the hand's sequences are tuples (lists could change after the check)."""
-    return (
-        type(hand.concealed) is tuple
-        and type(hand.melds) is tuple
-        and type(hand.bonus) is tuple
-        and type(hand.flags) is frozenset
-        and all(type(meld.tiles) is tuple for meld in hand.melds)
-    )
-
-
-def _validate(hand: Hand) -> None:
+def _validate(hand: Hand) -> bool:
+    """Raise InputError for the first problem, else say whether the hand cannot change (no lists in it)."""
     if not isinstance(hand, Hand):
         raise InputError(f"expected a Hand, not {type(hand).__name__}")
     ruleset, role, concealed, bonus, melds = hand.ruleset, hand.role, hand.concealed, hand.bonus, hand.melds
@@ -176,8 +165,10 @@ def _validate(hand: Hand) -> None:
     for code in concealed:
         counts[INDEX[code]] += 1
     have = len(concealed)
+    frozen = type(concealed) is tuple and type(bonus) is tuple and type(melds) is tuple
     for meld in melds:
         have += len(meld.tiles)
+        frozen = frozen and type(meld.tiles) is tuple
         for code in meld.tiles:
             counts[INDEX[code]] += 1
     if max(counts) > 4:
@@ -209,3 +200,4 @@ def _validate(hand: Hand) -> None:
                 f"expected {expected} ({'14' if winner else '13'} plus 1 per kong)"
             )
     _check_flags(hand, kongs)
+    return frozen and type(hand.flags) is frozenset
