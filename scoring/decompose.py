@@ -1,8 +1,8 @@
 """The hand divider: every split of concealed tiles (counts per kind) into sets and one pair.
 
-Counts are 34-tuples indexed like tiles.TILE_CODES[:34]. Each suit is split on its own (cached on its 9
-counts), then the suits are combined; the whole result is cached on the 34-tuple, so a hand scored twice,
-or a wait tested twice, is split once.
+Counts are 34-tuples indexed like tiles.TILE_CODES[:34]. Each group (a suit, the honours) is split on its
+own, cached on its counts: there are few distinct group shapes, so distinct hands share them. Then the
+groups are combined (not cached: whole hands rarely repeat). part_status only says whether a group splits.
 """
 
 from __future__ import annotations
