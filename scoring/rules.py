@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from scoring.decompose import Block
 from scoring.result import ScoreItem
-from scoring.tiles import code_of, format_tiles
+from scoring.tiles import EAST, WHITE, code_of, format_tiles
 
 
 @dataclass(frozen=True)
@@ -130,9 +130,9 @@ class Reading:
                         concealed_kongs += 1
                 if not block.open:
                     concealed_pungs += 1
-                if block.tile >= 31:  # dragons
+                if block.tile >= WHITE:  # dragons
                     dragon_pungs += 1
-                elif block.tile >= 27:  # winds
+                elif block.tile >= EAST:  # winds
                     wind_pungs += 1
         self.chows, self.pungs, self.kongs, self.pair = chows, pungs, kongs, pair
         self.concealed_pungs, self.concealed_kongs = concealed_pungs, concealed_kongs
