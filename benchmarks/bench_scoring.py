@@ -3,7 +3,8 @@
 Builds a seeded corpus of distinct random winning hands (four sets and a pair; some sets declared open,
 some kongs, concealed or open), scores every hand once with `score_hand(...).to_dict()` and once with
 `HandCalculator.estimate_hand_value` (136-tile format, winning tile, open melds as `Meld`, tsumo and winds
-in `HandConfig`), and prints hands per second for both, the ratio ours/theirs, and peak memory.
+in `HandConfig`), and prints hands per second for both, the ratio ours/theirs, and peak memory. A cold
+round empties both packages' functools caches first and scores fresh copies of the hand objects.
 
     .venv/bin/python benchmarks/bench_scoring.py [--hands 4000] [--seed 7] [--repeat 3] [--profile]
 """
