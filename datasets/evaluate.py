@@ -207,6 +207,12 @@ def portrait_exif_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.nd
     return _jpeg(stored, orientation=6), truth
 
 
+def square_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """Upscaled to 3464x3464 (12 MP) keeping the stored square aspect: resolution alone, no aspect change."""
+    big, truth = _stretched(rgb, boxes, 3464, 3464)
+    return _jpeg(big), truth
+
+
 def wide_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
     """Re-stretched by 1.33 more: 4032x2268 (16:9), as if the original was a wide photo."""
     big, truth = _stretched(rgb, boxes, 4032, 2268)
@@ -217,6 +223,7 @@ VARIANTS: dict[str, Variant] = {
     "12mp-4032x3024": landscape_12mp,
     "12mp-3024x4032-exif6": portrait_exif_12mp,
     "wide-4032x2268": wide_12mp,
+    "square-3464x3464": square_12mp,
 }
 
 
@@ -371,7 +378,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
     parser.add_argument("--limit", type=int, default=None, help="only the first N photos")
-    parser.add_argument("--variants", action="store_true", help="also evaluate the 12 MP variants")
+    names = ", ".join(VARIANTS)
+    parser.add_argument("--variants", nargs="*", metavar="NAME", choices=sorted(VARIANTS),
+                        help=f"also evaluate 12 MP variants (all, or those named: {names})")  # fmt: skip
+    parser.add_argument("--skip-valid", action="store_true", help="only the variants")
     parser.add_argument("--sweep", action="store_true", help="compare thresholds and test-time turns")
     parser.add_argument(
         "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
@@ -404,13 +414,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['flagged_that_were_wrong']:.2f}")  # fmt: skip
         out["sweep"] = rows
 
-    print(f"evaluating {len(samples)} valid photos ...", file=sys.stderr)
-    tally = evaluate(recognizer, samples)
-    print_report("valid (640x640 as stored)", tally)
-    out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
-    if args.variants:
+    if not args.skip_valid:
+        print(f"evaluating {len(samples)} valid photos ...", file=sys.stderr)
+        tally = evaluate(recognizer, samples)
+        print_report("valid (640x640 as stored)", tally)
+        out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
+    if args.variants is not None:
         out["variants"] = {}
         for name, variant in VARIANTS.items():
+            if args.variants and name not in args.variants:
+                continue
             print(f"evaluating variant {name} ...", file=sys.stderr)
             tally = evaluate(recognizer, samples, variant)
             print_report(f"variant {name}", tally)

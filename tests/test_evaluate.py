@@ -56,4 +56,4 @@ def test_variants_keep_boxes_on_the_same_content() -> None:
         inside = image.rgb[y0 + qy : y1 - qy, x0 + qx : x1 - qx]  # the middle of the red block
         assert inside[..., 0].min() > 200 and inside[..., 1].max() < 60, name
     assert sizes == {"12mp-4032x3024": (4032, 3024), "12mp-3024x4032-exif6": (4032, 3024),
-                     "wide-4032x2268": (4032, 2268)}  # fmt: skip
+                     "wide-4032x2268": (4032, 2268), "square-3464x3464": (3464, 3464)}  # fmt: skip
