@@ -276,7 +276,9 @@ def collect_raw(
         else:
             data, truth = variant(load_image(sample.image).rgb, sample.boxes)
             image = load_image(data)
-        heatmap, size, offset, ratio = recognizer.detector.raw_outputs(image.rgb)
+        heatmap, size, offset, ratio = recognizer.detector.raw_outputs(
+            image.rgb, recognizer.settings.square_detector_input
+        )
         boxes = boxes_in_image(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
         )  # no NMS yet
@@ -387,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
     )
     parser.add_argument("--threshold", type=float, default=None, help="detector threshold to evaluate")
+    parser.add_argument("--square-detector-input", action="store_true",
+                        help="detector input stretched to a square, not letterboxed")  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the numbers to this file")
     args = parser.parse_args(argv)
 
@@ -395,7 +399,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipping: valid split not found at {root} (pass --data or set {DATA_ENV})", file=sys.stderr)
         return 0
     samples = read_split(root, "valid")[: args.limit]
-    settings = Settings() if args.threshold is None else replace(Settings(), threshold=args.threshold)
+    settings = replace(Settings(), square_detector_input=args.square_detector_input)
+    if args.threshold is not None:
+        settings = replace(settings, threshold=args.threshold)
     recognizer = Recognizer(args.models, args.threads, settings)
     out: dict[str, Any] = {"settings": asdict(settings), "data": str(root)}
 

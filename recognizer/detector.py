@@ -114,23 +114,40 @@ class TileDetector:
         self.session = session
         self.size = size
 
-    def raw_outputs(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        """Heatmap, size, offset for one image ([2, G, G] each) and the letterbox ratio."""
-        tensor, ratio = letterbox(rgb, self.size)
+    def raw_outputs(
+        self, rgb: np.ndarray, square: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
+        """Heatmap, size, offset for one image ([2, G, G] each) and the input pixels per image pixel (x, y).
+
+        `square` stretches the photo to S x S instead of the contract's letterbox (see Settings)."""
+        if square:
+            h, w = rgb.shape[:2]
+            interpolation = cv2.INTER_AREA if max(h, w) > self.size else cv2.INTER_LINEAR
+            resized = cv2.resize(rgb, (self.size, self.size), interpolation=interpolation)
+            tensor = np.ascontiguousarray(resized.astype(np.float32).transpose(2, 0, 1) * (1.0 / 255.0))
+            ratio = (self.size / w, self.size / h)
+        else:
+            tensor, fit = letterbox(rgb, self.size)
+            ratio = (fit, fit)
         heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
         return heatmap[0], size[0], offset[0], ratio
 
-    def detect(self, rgb: np.ndarray, threshold: float | tuple[float, ...], iou: float) -> TileBoxes:
+    def detect(
+        self, rgb: np.ndarray, threshold: float | tuple[float, ...], iou: float, square: bool = False
+    ) -> TileBoxes:
         """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels."""
-        heatmap, size, offset, ratio = self.raw_outputs(rgb)
+        heatmap, size, offset, ratio = self.raw_outputs(rgb, square)
         return boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
 
 
-def boxes_in_image(found: TileBoxes, shape: tuple[int, ...], ratio: float, iou: float) -> TileBoxes:
+def boxes_in_image(
+    found: TileBoxes, shape: tuple[int, ...], ratio: float | tuple[float, float], iou: float
+) -> TileBoxes:
     """NMS, then map input-pixel boxes to image pixels, dropping peaks in the grey padding."""
     h, w = shape[:2]
     found = found.select(nms(found.xyxy, found.score, iou))
-    xyxy = found.xyxy / ratio
+    rx, ry = (ratio, ratio) if isinstance(ratio, float | int) else ratio
+    xyxy = found.xyxy / np.array([rx, ry, rx, ry], np.float32)
     cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
     inside = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
     xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)

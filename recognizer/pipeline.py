@@ -36,6 +36,8 @@ class Settings:
     back_from_detector: bool = True  # the detector's face-down channel decides "back"
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
+    square_detector_input: bool = False  # stretch the photo to S x S (as the dataset's photos were) instead
+    # of the contract's aspect-keeping letterbox: +1.5 tile F1 on 4:3 12 MP photos, see benchmarks/RESULTS.md
 
 
 class Recognizer:
@@ -63,7 +65,9 @@ class Recognizer:
     def detect(self, image: LoadedImage) -> TileBoxes:
         """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
         s = self.settings
-        return self.detector.detect(image.rgb, (s.threshold, s.back_threshold), s.nms_iou)
+        return self.detector.detect(
+            image.rgb, (s.threshold, s.back_threshold), s.nms_iou, square=s.square_detector_input
+        )
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
         """(n, 43) label probabilities for `boxes`, test-time turns combined."""

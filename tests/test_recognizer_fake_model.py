@@ -92,6 +92,15 @@ def test_default_views_read_symmetric_tiles(model_dir: Path) -> None:
     assert (detections.confidence > 0.9).all()
 
 
+def test_square_detector_input_maps_boxes_back_per_axis(fake: Recognizer) -> None:
+    rgb = np.zeros((128, 256, 3), np.uint8)  # stretched to 128 x 128: x halves, y stays
+    draw_tile(rgb, (48, 40, 88, 68), 1.0, 1.0)  # 40 x 28 here, 20 x 28 in the detector's input
+    squeezing = Recognizer(fake.model_dir, settings=replace(fake.settings, square_detector_input=True))
+    found = squeezing.recognize(LoadedImage(rgb, 256, 128, 1.0))
+    assert found.codes == ["9m"]
+    assert _matches(found.xyxy, [[48, 40, 88, 68]])[0] > 0.85
+
+
 def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:
     assert len(fake.recognize(LoadedImage(np.zeros((100, 300, 3), np.uint8), 300, 100, 1.0))) == 0
 
