@@ -37,7 +37,7 @@ class Settings:
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     square_detector_input: bool = False  # stretch the photo to S x S (as the dataset's photos were) instead
-    # of the contract's aspect-keeping letterbox: +1.5 tile F1 on 4:3 12 MP photos, see benchmarks/RESULTS.md
+    # of the contract's aspect-keeping letterbox: +1.2 tile F1 on 4:3 12 MP photos, see benchmarks/RESULTS.md
 
 
 class Recognizer:
