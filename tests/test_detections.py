@@ -70,3 +70,19 @@ def test_defaults_and_empty() -> None:
     assert len(empty) == 0 and empty.codes == [] and empty.to_records() == []
     assert empty.xyxy.shape == (0, 4) and empty.alt_class_id.shape == (0, 3)
     assert len(empty[empty.confidence > 0.5]) == 0
+
+
+def test_labels_match_the_models_and_the_tile_codes() -> None:
+    import json
+
+    from recognizer.labels import FALLBACK_LABELS, tile_limit
+    from recognizer.models import LABELS_FILE, model_folder
+    from scoring import TILE_CODES
+
+    assert LABELS == FALLBACK_LABELS and LABELS[:42] == TILE_CODES and LABELS[42] == "back"
+    shipped = model_folder().joinpath(LABELS_FILE)
+    if shipped.is_file():
+        assert tuple(json.loads(shipped.read_text())["labels"]) == FALLBACK_LABELS
+    assert (tile_limit("5m"), tile_limit("7z"), tile_limit("2f"), tile_limit("4y"), tile_limit("back")) == (
+        4, 4, 1, 1, None,
+    )  # fmt: skip
