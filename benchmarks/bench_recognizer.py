@@ -214,7 +214,11 @@ def main(argv: list[str] | None = None) -> int:
             cmd = [sys.executable, __file__, "--worker", "ours", "--paths", paths]
             cmd += ["--models", args.models] if args.models else []
             cmd += ["--threads", str(args.threads)] if args.threads else []
-            results = {"ours": run_json(cmd)}
+            try:
+                results = {"ours": run_json(cmd)}
+            except RuntimeError as exc:
+                print(f"bench_recognizer: our recognizer failed: {exc}", file=sys.stderr)
+                return 2
             if not peer_problem:
                 try:
                     results["peer mahjong-detector"] = run_json([args.peer_python, "-c", PEER_WORKER, paths])

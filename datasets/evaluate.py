@@ -31,6 +31,7 @@ from recognizer.classifier import Combine, TurnMode, View, combine_views, softma
 from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes, boxes_in_image, decode, nms
+from recognizer.errors import ModelError
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer, Settings, decide
 
@@ -402,7 +403,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = replace(Settings(), square_detector_input=args.square_detector_input)
     if args.threshold is not None:
         settings = replace(settings, threshold=args.threshold)
-    recognizer = Recognizer(args.models, args.threads, settings)
+    try:
+        recognizer = Recognizer(args.models, args.threads, settings)
+    except ModelError as exc:
+        print(f"evaluate: {exc}", file=sys.stderr)
+        return 2
     out: dict[str, Any] = {"settings": asdict(settings), "data": str(root)}
 
     if args.sweep:
