@@ -333,7 +333,7 @@ def sweep(raws: list[Raw], base: Settings) -> list[dict[str, Any]]:
 
 
 def _decide_raw(raw: Raw, settings: Settings) -> Detections:
-    channel_threshold = np.where(raw.boxes.back, settings.back_threshold, settings.threshold)
+    channel_threshold = np.where(raw.boxes.back, settings.back_threshold, settings.threshold or 0.0)
     keep = np.nonzero(raw.boxes.score >= channel_threshold)[0]
     keep = keep[nms(raw.boxes.xyxy[keep], raw.boxes.score[keep], settings.nms_iou)]
     boxes = raw.boxes.select(keep)
@@ -408,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     except ModelError as exc:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
+    settings = recognizer.settings  # the threshold resolved from labels.json
     out: dict[str, Any] = {"settings": asdict(settings), "data": str(root)}
 
     if args.sweep:

@@ -50,6 +50,9 @@ class ModelConfig:
     detector_size: int = 384
     crop_size: tuple[int, int] = (64, 48)  # height, width
     pad: float = 0.1
+    detector_threshold: float | None = (
+        None  # optional "detector_threshold": the peak threshold tuned on valid
+    )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
@@ -64,7 +67,16 @@ class ModelConfig:
         if not isinstance(crop, list | tuple) or len(crop) != 2:
             raise ModelError(f"{LABELS_FILE}: crop_size must be [height, width], got {crop!r}")
         pad = float(data.get("pad", cls.pad))
-        return cls(labels=tuple(labels), detector_size=size, crop_size=(int(crop[0]), int(crop[1])), pad=pad)
+        threshold = data.get("detector_threshold")
+        if threshold is not None and not (isinstance(threshold, int | float) and 0 < threshold < 1):
+            raise ModelError(f"{LABELS_FILE}: detector_threshold must lie between 0 and 1, got {threshold!r}")
+        return cls(
+            labels=tuple(labels),
+            detector_size=size,
+            crop_size=(int(crop[0]), int(crop[1])),
+            pad=pad,
+            detector_threshold=None if threshold is None else float(threshold),
+        )
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,13 +19,16 @@ from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 
+DEFAULT_THRESHOLD = 0.3
+
 
 @dataclass(frozen=True)
 class Settings:
     """Decoding and decision settings. Defaults: best on the valid split and its 12 MP variant with the
     first trained models (`python -m datasets.evaluate --sweep [--sweep-variant 12mp-4032x3024]`)."""
 
-    threshold: float = 0.3  # detector heatmap peak threshold for face-up tiles
+    threshold: float | None = None  # detector peak threshold for face-up tiles; None: labels.json's
+    # "detector_threshold", else DEFAULT_THRESHOLD
     back_threshold: float = 0.6  # ... and for face-down tiles (channel 1)
     nms_iou: float = 0.5  # boxes overlapping more than this (either channel) are one tile
     turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
@@ -52,6 +55,9 @@ class Recognizer:
         if self.config.labels != LABELS:
             raise ModelError(f"labels.json in {files.where} lists labels in another order than the runtime")
         self.settings = settings or Settings()
+        if self.settings.threshold is None:
+            model_threshold = self.config.detector_threshold or DEFAULT_THRESHOLD
+            self.settings = replace(self.settings, threshold=model_threshold)
         self.detector = TileDetector(
             make_session(files.detector, "detector.onnx", threads), self.config.detector_size
         )
@@ -66,7 +72,10 @@ class Recognizer:
         """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
         s = self.settings
         return self.detector.detect(
-            image.rgb, (s.threshold, s.back_threshold), s.nms_iou, square=s.square_detector_input
+            image.rgb,
+            (s.threshold or DEFAULT_THRESHOLD, s.back_threshold),
+            s.nms_iou,
+            square=s.square_detector_input,
         )
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:

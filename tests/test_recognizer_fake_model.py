@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
 from recognizer.classifier import TileClassifier, crop_corners, cut_crops, view_plan
 from recognizer.detector import box_iou, decode, letterbox, nms
+from recognizer.pipeline import DEFAULT_THRESHOLD
 from recognizer.session import make_session, thread_count
 
 TILE = (40, 56)  # tile size in photo pixels for a 256-wide photo (detector ratio 0.5 -> 20 x 28)
@@ -179,6 +181,18 @@ def test_missing_and_wrong_models_are_clear_errors(tmp_path: Path, model_dir: Pa
     (broken / "detector.onnx").write_bytes(b"not onnx")
     with pytest.raises(ModelError, match="not a usable ONNX model"):
         Recognizer(broken)
+
+
+def test_threshold_from_labels_json_unless_set(tmp_path: Path) -> None:
+    folder = write_fake_models(tmp_path / "tuned")
+    config = json.loads((folder / "labels.json").read_text())
+    assert Recognizer(folder).settings.threshold == DEFAULT_THRESHOLD
+    (folder / "labels.json").write_text(json.dumps(config | {"detector_threshold": 0.45}))
+    assert Recognizer(folder).settings.threshold == 0.45
+    assert Recognizer(folder, settings=Settings(threshold=0.2)).settings.threshold == 0.2
+    (folder / "labels.json").write_text(json.dumps(config | {"detector_threshold": 3}))
+    with pytest.raises(ModelError, match="detector_threshold must lie between 0 and 1"):
+        Recognizer(folder)
 
 
 def test_one_shared_recognizer_from_the_environment(monkeypatch: pytest.MonkeyPatch, model_dir: Path) -> None:
