@@ -19,13 +19,16 @@ from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 
-DEFAULT_THRESHOLD = 0.3
+DEFAULT_THRESHOLD = 0.4
+"""Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
+v2 models (0.35 is within two photos on photos fully right)."""
 
 
 @dataclass(frozen=True)
 class Settings:
     """Decoding and decision settings. Defaults: best on the valid split and its 12 MP variant with the
-    first trained models (`python -m datasets.evaluate --sweep [--sweep-variant 12mp-4032x3024]`)."""
+    trained models (`python -m datasets.evaluate --sweep [--sweep-variant 12mp-4032x3024]`); the face-down
+    threshold is not tuned upwards on valid, which has no face-down tiles."""
 
     threshold: float | None = None  # detector peak threshold for face-up tiles; None: labels.json's
     # "detector_threshold", else DEFAULT_THRESHOLD
