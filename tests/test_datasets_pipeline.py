@@ -23,7 +23,9 @@ def test_dataset_classes_map_to_tile_codes() -> None:
 
 
 def test_plain_box_line() -> None:
-    assert parse_label_line("33 0.2375 0.4796875 0.15625 0.1484375") == [(33, [0.2375, 0.4796875, 0.15625, 0.1484375])]
+    assert parse_label_line("33 0.2375 0.4796875 0.15625 0.1484375") == [
+        (33, [0.2375, 0.4796875, 0.15625, 0.1484375])
+    ]
 
 
 def test_glued_records_are_split_at_the_lost_newline() -> None:
