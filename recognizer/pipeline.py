@@ -43,7 +43,8 @@ class Settings:
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     square_detector_input: bool = False  # stretch the photo to S x S (as the dataset's photos were) instead
-    # of the contract's aspect-keeping letterbox: +1.2 tile F1 on 4:3 12 MP photos, see benchmarks/RESULTS.md
+    # of the contract's aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos fully
+    # right 0.395 -> 0.524 (v2 models, benchmarks/RESULTS.md); a decision for the contract
 
 
 class Recognizer:
