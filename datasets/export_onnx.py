@@ -59,6 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector", default="runs/detector/best.pt")
     ap.add_argument("--classifier", default="runs/classifier/best.pt")
     ap.add_argument("--out", default=str(PROJECT_ROOT / "models"))
+    ap.add_argument(
+        "--threshold",
+        type=float,
+        help="write this heatmap peak threshold (tuned on valid) as detector_threshold",
+    )
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -87,7 +92,17 @@ def main(argv: list[str] | None = None) -> int:
     _export(cls, torch.rand(2, 3, CROP_H, CROP_W), cls_path, "crops", ["logits"])
     c_err = _check(cls_path, cls, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])
 
-    labels = {"labels": list(LABELS), "detector_size": size, "crop_size": [CROP_H, CROP_W], "pad": PAD}
+    labels: dict[str, object] = {
+        "labels": list(LABELS),
+        "detector_size": size,
+        "crop_size": [CROP_H, CROP_W],
+        "pad": PAD,
+    }
+    if args.threshold is not None:
+        if not 0 < args.threshold < 1:
+            print("error: --threshold must lie between 0 and 1", file=sys.stderr)
+            return 2
+        labels["detector_threshold"] = args.threshold
     (out / "labels.json").write_text(json.dumps(labels, indent=2) + "\n")
     for p in (det_path, cls_path):
         print(f"{p}: {p.stat().st_size / 1e6:.2f} MB")
