@@ -13,7 +13,14 @@ from collections.abc import Sequence
 
 from mahjong_nts import __version__
 
-SUBCOMMAND_MODULES = ("scoring.cli", "recognizer.cli", "mahjong_nts.batch")
+SUBCOMMAND_MODULES = {
+    "score": "scoring.cli",
+    "settle": "scoring.cli",
+    "recognize": "recognizer.cli",
+    "batch": "mahjong_nts.batch",
+}
+"""Subcommand -> the module that registers it. Only the module of the command given is imported, so
+`score` starts without loading OpenCV and NumPy."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,11 +30,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"mahjong-nts: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or only the modules that register `command` when it is known."""
     parser = _Parser(prog="mahjong-nts", description="Score Dutch tournament mahjong (NTS) hands.")
     parser.add_argument("--version", action="version", version=f"mahjong-nts {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMAND_MODULES:
+    wanted = [SUBCOMMAND_MODULES[command]] if command in SUBCOMMAND_MODULES else SUBCOMMAND_MODULES.values()
+    for name in dict.fromkeys(wanted):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as missing:
@@ -39,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
