@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
 
+from mahjong_nts.messages import one_line
+
 # A recognized tile below this confidence is marked uncertain and offered with its alternatives.
 UNCERTAIN_BELOW = 0.7
 BACK = "back"
@@ -47,12 +49,6 @@ class PhotoReading:
 def photo_key(data: bytes) -> str:
     """Stable short key of a photo's bytes; the hand editor's state is stored under it."""
     return hashlib.sha256(data).hexdigest()[:16]
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception as one readable line (no traceback)."""
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
 
 
 def _label(labels: Sequence[str], index: int) -> str:

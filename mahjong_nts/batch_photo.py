@@ -18,6 +18,7 @@ import numpy as np
 from mahjong_nts.batch_hand import ReadTile, plan_hand
 from mahjong_nts.batch_outputs import atomic_write_bytes
 from mahjong_nts.batch_sidecar import PhotoContext
+from mahjong_nts.messages import one_line
 
 ANNOTATED_DIR = "annotated"
 ANNOTATED_MAX_SIDE = 1280  # px: ~200 dpi across a printed page; small enough for 300 photos
@@ -84,12 +85,6 @@ class PhotoJob:
         """annotated/<folders>/<stem>-<ext>.jpg: one file per photo, also for hand1.jpg next to hand1.png."""
         rel = Path(self.rel)
         return (Path(ANNOTATED_DIR) / rel.parent / f"{rel.stem}-{rel.suffix[1:]}.jpg").as_posix()
-
-
-def one_line(problem: BaseException) -> str:
-    """An exception as one line of text."""
-    text = " ".join(str(problem).split()) or type(problem).__name__
-    return text
 
 
 def new_record(job: PhotoJob, error: str | None = None) -> dict[str, Any]:
