@@ -278,7 +278,7 @@ def collect_raw(
             data, truth = variant(load_image(sample.image).rgb, sample.boxes)
             image = load_image(data)
         heatmap, size, offset, ratio = recognizer.detector.raw_outputs(
-            image.rgb, recognizer.settings.square_detector_input
+            image.rgb, bool(recognizer.settings.square_detector_input)
         )
         boxes = boxes_in_image(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
@@ -390,8 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
     )
     parser.add_argument("--threshold", type=float, default=None, help="detector threshold to evaluate")
-    parser.add_argument("--square-detector-input", action="store_true",
-                        help="detector input stretched to a square, not letterboxed")  # fmt: skip
+    parser.add_argument("--square-detector-input", action=argparse.BooleanOptionalAction,
+                        help="detector input stretched to a square or letterboxed "
+                             "(default: labels.json's detector_input, else square)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the numbers to this file")
     args = parser.parse_args(argv)
 

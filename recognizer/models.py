@@ -53,6 +53,7 @@ class ModelConfig:
     detector_threshold: float | None = (
         None  # optional "detector_threshold": the peak threshold tuned on valid
     )
+    detector_input: str | None = None  # optional "detector_input": "square" (stretched) or "letterbox"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
@@ -70,12 +71,18 @@ class ModelConfig:
         threshold = data.get("detector_threshold")
         if threshold is not None and not (isinstance(threshold, int | float) and 0 < threshold < 1):
             raise ModelError(f"{LABELS_FILE}: detector_threshold must lie between 0 and 1, got {threshold!r}")
+        detector_input = data.get("detector_input")
+        if detector_input not in (None, "square", "letterbox"):
+            raise ModelError(
+                f"{LABELS_FILE}: detector_input must be 'square' or 'letterbox', got {detector_input!r}"
+            )
         return cls(
             labels=tuple(labels),
             detector_size=size,
             crop_size=(int(crop[0]), int(crop[1])),
             pad=pad,
             detector_threshold=None if threshold is None else float(threshold),
+            detector_input=detector_input,
         )
 
 

@@ -42,9 +42,10 @@ class Settings:
     back_from_detector: bool = True  # the detector's face-down channel decides "back"
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
-    square_detector_input: bool = False  # stretch the photo to S x S (as the dataset's photos were) instead
-    # of the contract's aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos fully
-    # right 0.395 -> 0.524 (v2 models, benchmarks/RESULTS.md); a decision for the contract
+    square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
+    # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
+    # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
+    # fully right 0.395 -> 0.524 (v2 models, benchmarks/RESULTS.md)
 
 
 class Recognizer:
@@ -62,6 +63,9 @@ class Recognizer:
         if self.settings.threshold is None:
             model_threshold = self.config.detector_threshold or DEFAULT_THRESHOLD
             self.settings = replace(self.settings, threshold=model_threshold)
+        if self.settings.square_detector_input is None:
+            square = (self.config.detector_input or "square") == "square"
+            self.settings = replace(self.settings, square_detector_input=square)
         self.detector = TileDetector(
             make_session(files.detector, "detector.onnx", threads), self.config.detector_size
         )
@@ -79,7 +83,7 @@ class Recognizer:
             image.rgb,
             (s.threshold or DEFAULT_THRESHOLD, s.back_threshold),
             s.nms_iou,
-            square=s.square_detector_input,
+            square=bool(s.square_detector_input),
         )
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:

@@ -116,7 +116,13 @@ def write_fake_models(folder: Path, size: int = SIZE) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "detector.onnx").write_bytes(detector_bytes(size))
     (folder / "classifier.onnx").write_bytes(classifier_bytes())
-    config = {"labels": list(FALLBACK_LABELS), "detector_size": size, "crop_size": [64, 48], "pad": 0.1}
+    config = {
+        "labels": list(FALLBACK_LABELS),
+        "detector_size": size,
+        "crop_size": [64, 48],
+        "pad": 0.1,
+        "detector_input": "letterbox",  # the fake boxes have a fixed size in letterboxed input pixels
+    }
     (folder / "labels.json").write_text(json.dumps(config))
     return folder
 

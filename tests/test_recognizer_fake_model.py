@@ -226,3 +226,15 @@ def test_annotate_draws_boxes_in_the_photo_scale(fake: Recognizer) -> None:
     assert tuple(drawn[(y0 + y1) // 2, x0]) == (40, 200, 60)  # face-up tile: green box edge
     small = LoadedImage(rgb[::2, ::2].copy(), 256, 192, 0.5)
     assert annotate(small, detections).shape == (96, 128, 3)
+
+
+def test_detector_input_from_labels_json_unless_set(tmp_path: Path) -> None:
+    folder = write_fake_models(tmp_path / "input")
+    config = json.loads((folder / "labels.json").read_text())
+    assert Recognizer(folder).settings.square_detector_input is False  # the fakes say "letterbox"
+    (folder / "labels.json").write_text(json.dumps({k: v for k, v in config.items() if k != "detector_input"}))
+    assert Recognizer(folder).settings.square_detector_input is True  # the default: as the training photos
+    assert Recognizer(folder, settings=Settings(square_detector_input=False)).settings.square_detector_input is False
+    (folder / "labels.json").write_text(json.dumps(config | {"detector_input": "round"}))
+    with pytest.raises(ModelError, match="detector_input must be 'square' or 'letterbox'"):
+        Recognizer(folder)
