@@ -232,9 +232,11 @@ def test_detector_input_from_labels_json_unless_set(tmp_path: Path) -> None:
     folder = write_fake_models(tmp_path / "input")
     config = json.loads((folder / "labels.json").read_text())
     assert Recognizer(folder).settings.square_detector_input is False  # the fakes say "letterbox"
-    (folder / "labels.json").write_text(json.dumps({k: v for k, v in config.items() if k != "detector_input"}))
+    without = {key: value for key, value in config.items() if key != "detector_input"}
+    (folder / "labels.json").write_text(json.dumps(without))
     assert Recognizer(folder).settings.square_detector_input is True  # the default: as the training photos
-    assert Recognizer(folder, settings=Settings(square_detector_input=False)).settings.square_detector_input is False
+    letterbox = Recognizer(folder, settings=Settings(square_detector_input=False))
+    assert letterbox.settings.square_detector_input is False
     (folder / "labels.json").write_text(json.dumps(config | {"detector_input": "round"}))
     with pytest.raises(ModelError, match="detector_input must be 'square' or 'letterbox'"):
         Recognizer(folder)
