@@ -8,26 +8,18 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, load_images, paint_back
+from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
 from datasets.tile_crops import crop_tile, random_crop
-from datasets.yolo import BACK, LABELS, read_folder, read_split, require_data_dir
+from datasets.training_run import add_run_args, log, start_run
+from datasets.yolo import BACK, LABELS
 
 RARE_SUFFIXES = ("f", "y")  # flowers and seasons have ~3x fewer boxes
-
-
-def log(path: Path, msg: str) -> None:
-    """Print and append to the run log."""
-    line = f"{time.strftime('%H:%M:%S')} {msg}"
-    print(line, flush=True)
-    with path.open("a") as f:
-        f.write(line + "\n")
 
 
 def build_index(samples: list, oversample: int) -> np.ndarray:
@@ -117,32 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--back-frac", type=float, default=0.04, help="share of crops replaced by synthetic backs"
     )
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument(
-        "--synthetic", action="append", default=[], help="extra YOLO folder from datasets.synthetic"
-    )
-    ap.add_argument("--synthetic-limit", type=int, default=0, help="use at most this many scenes per folder")
-    ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning)")
-    ap.add_argument("--limit", type=int, default=0, help="use only this many train images (timing runs)")
+    add_run_args(ap)
     args = ap.parse_args(argv)
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    logf = out / "log.txt"
-    root = require_data_dir(args.data)
-    train = read_split(root, "train")
-    valid = read_split(root, "valid")
-    if args.limit:
-        train, valid = train[: args.limit], valid[: max(args.limit // 4, 1)]
-    for folder in args.synthetic:
-        scenes = read_folder(Path(folder))
-        train += scenes[: args.synthetic_limit] if args.synthetic_limit else scenes
-    log(logf, f"start {vars(args)}; train {len(train)} images, valid {len(valid)} images")
-    train_imgs = load_images([s.image for s in train])
-    valid_imgs = load_images([s.image for s in valid])
+    run = start_run(args)
+    out, logf, train, valid, train_imgs, valid_imgs = (
+        run.out, run.logf, run.train, run.valid, run.train_imgs, run.valid_imgs
+    )  # fmt: skip
     vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234))
     del valid_imgs
     rows = build_index(train, args.oversample)
