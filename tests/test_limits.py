@@ -3,42 +3,14 @@ the rule that the higher of the limit value and the capped regular count is take
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from scoring_hands import score
 
 from scoring import hand_from_dict, score_hand
 from scoring.decompose import is_seven_pairs
 from scoring.limits import LIMIT_HANDS, best_irregular
 from scoring.rules import Options
 from scoring.tiles import counts_of, parse_tiles
-
-
-def score(
-    concealed: str,
-    win: str,
-    *,
-    melds: tuple[str, ...] = (),
-    seat: str = "S",
-    prevailing: str = "W",
-    ruleset: str = "app",
-    self_drawn: bool = False,
-    flags: tuple[str, ...] = (),
-) -> dict[str, Any]:
-    return score_hand(
-        hand_from_dict(
-            {
-                "ruleset": ruleset,
-                "seat_wind": seat,
-                "prevailing_wind": prevailing,
-                "concealed": concealed,
-                "melds": [{"tiles": m.strip("[]"), "open": not m.startswith("[")} for m in melds],
-                "winning_tile": win,
-                "self_drawn": self_drawn,
-                "flags": list(flags),
-            }
-        )
-    ).to_dict()
 
 
 def test_there_are_18_limit_hands() -> None:

@@ -6,34 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from scoring import hand_from_dict, score_hand
-
-
-def loser(
-    concealed: str,
-    *,
-    melds: tuple[str, ...] = (),
-    seat: str = "S",
-    prevailing: str = "W",
-    ruleset: str = "app",
-    bonus: str = "",
-    flags: tuple[str, ...] = (),
-) -> dict[str, Any]:
-    return score_hand(
-        hand_from_dict(
-            {
-                "ruleset": ruleset,
-                "role": "loser",
-                "seat_wind": seat,
-                "prevailing_wind": prevailing,
-                "concealed": concealed,
-                "melds": [{"tiles": m.strip("[]"), "open": not m.startswith("[")} for m in melds],
-                "bonus": bonus,
-                "flags": list(flags),
-            }
-        )
-    ).to_dict()
+from scoring_hands import score as loser
 
 
 def summary(result: dict[str, Any]) -> tuple[bool, int, int, int]:

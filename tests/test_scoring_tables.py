@@ -9,35 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from scoring import hand_from_dict, score_hand
-
-
-def score(
-    concealed: str,
-    win: str | None = None,
-    *,
-    melds: tuple[str, ...] = (),
-    seat: str = "S",
-    prevailing: str = "W",
-    ruleset: str = "app",
-    self_drawn: bool = False,
-    flags: tuple[str, ...] = (),
-    bonus: str = "",
-) -> dict[str, Any]:
-    obj: dict[str, Any] = {
-        "ruleset": ruleset,
-        "role": "winner" if win else "loser",
-        "seat_wind": seat,
-        "prevailing_wind": prevailing,
-        "concealed": concealed,
-        "melds": [{"tiles": m.strip("[]"), "open": not m.startswith("[")} for m in melds],
-        "bonus": bonus,
-        "flags": list(flags),
-    }
-    if win:
-        obj.update(winning_tile=win, self_drawn=self_drawn)
-    return score_hand(hand_from_dict(obj)).to_dict()
+from scoring_hands import score
 
 
 def items(result: dict[str, Any]) -> dict[str, int]:
