@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
 from datasets.tile_crops import crop_tile, random_crop
-from datasets.training_run import add_run_args, log, start_run
+from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK, LABELS
 
 RARE_SUFFIXES = ("f", "y")  # flowers and seasons have ~3x fewer boxes
@@ -123,21 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     log(logf, f"{len(rows)} crops/epoch, {steps_per_epoch} steps; valid {len(vy)} crops")
 
     model = TileClassifier(len(LABELS), args.width)
-    if args.init:
-        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.15
-    )
-    start, best = 0, -1.0
-    last = out / "last.pt"
-    if last.exists():
-        ck = torch.load(last, weights_only=False)
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        start, best = ck["epoch"] + 1, ck["best"]
-        log(logf, f"resumed at epoch {start}, best {best:.4f}")
+    optimisation = start_optimisation(model, args, run, args.epochs * steps_per_epoch, pct_start=0.15)
+    opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
 
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng(args.seed * 1000 + epoch)
@@ -164,14 +151,6 @@ def main(argv: list[str] | None = None) -> int:
             f"weak {', '.join(f'{LABELS[k]}={per[k]:.2f}' for k in weak)}",
         )
         log(logf, "per-class " + " ".join(f"{LABELS[k]}={per[k]:.3f}" for k in range(len(LABELS))))
-        state = {
-            "model": model.state_dict(),
-            "opt": opt.state_dict(),
-            "sched": sched.state_dict(),
-            "epoch": epoch,
-            "best": max(best, acc),
-            "args": vars(args),
-        }
         if acc > best:
             best = acc
             torch.save(
@@ -188,8 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
             log(logf, f"new best {acc:.4f} at epoch {epoch}")
-        torch.save(state, out / "last.tmp")
-        (out / "last.tmp").replace(last)
+        save_last(run, model, optimisation, epoch, best, args)
     log(logf, f"finished; best valid acc {best:.4f}")
     return 0
 

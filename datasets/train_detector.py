@@ -19,7 +19,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileDetector
-from datasets.training_run import add_run_args, log, start_run
+from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK
 
 STRIDE = 4
@@ -252,21 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     grid = args.window // STRIDE
 
     model = TileDetector(args.width, args.neck)
-    if args.init:
-        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=args.epochs * steps, pct_start=0.1
-    )
-    start, best = 0, -1.0
-    last = out / "last.pt"
-    if last.exists():
-        ck = torch.load(last, weights_only=False)
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        start, best = ck["epoch"] + 1, ck["best"]
-        log(logf, f"resumed at epoch {start}, best {best:.4f}")
+    optimisation = start_optimisation(model, args, run, args.epochs * steps, pct_start=0.1)
+    opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
 
     thresholds = (0.2, 0.3, 0.4, 0.5)
     for epoch in range(start, args.epochs):
@@ -348,16 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
                 log(logf, f"new best F1 {best:.4f} at epoch {epoch} (threshold {th_best})")
-        state = {
-            "model": model.state_dict(),
-            "opt": opt.state_dict(),
-            "sched": sched.state_dict(),
-            "epoch": epoch,
-            "best": best,
-            "args": vars(args),
-        }
-        torch.save(state, out / "last.tmp")
-        (out / "last.tmp").replace(last)
+        save_last(run, model, optimisation, epoch, best, args)
     log(logf, f"finished; best valid F1 {best:.4f}")
     return 0
 

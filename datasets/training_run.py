@@ -65,3 +65,56 @@ def start_run(args: argparse.Namespace) -> RunData:
     return RunData(
         out, logf, train, valid, load_images([s.image for s in train]), load_images([s.image for s in valid])
     )
+
+
+@dataclass
+class Optimisation:
+    """The optimiser and one-cycle schedule of a run, and where it stands (resumed from `last.pt` or new)."""
+
+    opt: torch.optim.Optimizer
+    sched: torch.optim.lr_scheduler.OneCycleLR
+    start: int
+    best: float
+
+
+def start_optimisation(
+    model: torch.nn.Module, args: argparse.Namespace, run: RunData, total_steps: int, pct_start: float
+) -> Optimisation:
+    """AdamW + one-cycle lr for `model`; weights from `--init` when given; resumes from the run's last.pt."""
+    if args.init:
+        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=total_steps, pct_start=pct_start
+    )
+    state = Optimisation(opt, sched, 0, -1.0)
+    last = run.out / "last.pt"
+    if last.exists():
+        ck = torch.load(last, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        state.start, state.best = ck["epoch"] + 1, ck["best"]
+        log(run.logf, f"resumed at epoch {state.start}, best {state.best:.4f}")
+    return state
+
+
+def save_last(
+    run: RunData,
+    model: torch.nn.Module,
+    state: Optimisation,
+    epoch: int,
+    best: float,
+    args: argparse.Namespace,
+) -> None:
+    """Write last.pt atomically (temp file, then rename), so a stop mid-write loses nothing."""
+    checkpoint = {
+        "model": model.state_dict(),
+        "opt": state.opt.state_dict(),
+        "sched": state.sched.state_dict(),
+        "epoch": epoch,
+        "best": best,
+        "args": vars(args),
+    }
+    torch.save(checkpoint, run.out / "last.tmp")
+    (run.out / "last.tmp").replace(run.out / "last.pt")
