@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from mahjong_nts.batch_outputs import outcome_counts
+from recognizer.cli import fraction
 
 if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch really runs
     from mahjong_nts.batch_photo import PhotoJob, ReaderFactory
@@ -89,16 +90,6 @@ def _workers(text: str) -> int:
     return value or (os.cpu_count() or 1)
 
 
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError("must lie between 0 and 1")
-    return value
-
-
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register `batch` with the `mahjong-nts` dispatcher."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -129,7 +120,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--low-confidence",
-        type=_fraction,
+        type=fraction,
         default=0.6,
         metavar="P",
         help="warn about tiles read with confidence below P (default 0.6)",

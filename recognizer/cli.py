@@ -29,7 +29,7 @@ def add_parser(subparsers: Any) -> None:
         "--annotate", metavar="OUT_DIR", type=Path, help="also write each photo with boxes drawn"
     )
     parser.add_argument(
-        "--min-confidence", metavar="X", type=_fraction, default=0.0, help="leave out tiles below X (0..1)"
+        "--min-confidence", metavar="X", type=fraction, default=0.0, help="leave out tiles below X (0..1)"
     )
     parser.add_argument(
         "--models", metavar="DIR", type=Path, help="model folder (default: the packaged models)"
@@ -38,7 +38,8 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _fraction(text: str) -> float:
+def fraction(text: str) -> float:
+    """argparse type: a number from 0 to 1 (confidences), or a one-line usage error."""
     try:
         value = float(text)
     except ValueError:
