@@ -27,9 +27,11 @@ def _warp(
 ) -> np.ndarray:
     """Map the three source points (crop top-left, top-right, bottom-left) onto a 48x64 crop."""
     dst = np.array([[0, 0], [CROP_W, 0], [0, CROP_H]], dtype=np.float32)
-    side = float(max(np.linalg.norm(src[1] - src[0]), np.linalg.norm(src[2] - src[0])))
-    shrink = 1.5 * CROP_H / max(side, 1.0)
-    if antialias and shrink < 1.0:
+    # crop pixels per image pixel along x and y: shrink each image axis on its own (a tall sliver keeps
+    # its width), to 1.5x the crop's resolution
+    linear = cv2.getAffineTransform(src.astype(np.float32), dst)[:, :2]
+    fx, fy = (min(1.5 * float(np.linalg.norm(linear[:, k])), 1.0) for k in (0, 1))
+    if antialias and min(fx, fy) < 1.0:
         # area-downscale the region first so big boxes are not aliased
         xs, ys = src[:, 0], src[:, 1]
         far = src[1] + src[2] - src[0]
@@ -40,7 +42,7 @@ def _warp(
         rx1, ry1 = min(int(np.ceil(xs.max())) + 2, w), min(int(np.ceil(ys.max())) + 2, h)
         if rx1 - rx0 >= 2 and ry1 - ry0 >= 2:
             roi = img[ry0:ry1, rx0:rx1]
-            nw, nh = max(int((rx1 - rx0) * shrink), 1), max(int((ry1 - ry0) * shrink), 1)
+            nw, nh = max(int((rx1 - rx0) * fx), 1), max(int((ry1 - ry0) * fy), 1)
             img = cv2.resize(roi, (nw, nh), interpolation=cv2.INTER_AREA)
             src = (src - np.array([rx0, ry0], dtype=np.float32)) * np.array(
                 [nw / (rx1 - rx0), nh / (ry1 - ry0)], dtype=np.float32

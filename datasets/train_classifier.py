@@ -15,6 +15,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
+from datasets.row_strip import row_strip
 from datasets.tile_crops import crop_tile, random_crop
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK, LABELS
@@ -45,19 +46,45 @@ def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.
     return random_crop(roi, local, rng)
 
 
+def strip_crops(
+    images: list[np.ndarray], samples: list, rows: np.ndarray, count: int, rng: np.random.Generator
+) -> tuple[list[np.ndarray], list[int]]:
+    """`count` training crops of the tiles in row strips (datasets/row_strip.py) made from the photos of
+    `rows`: tall slivers in the photo, squeezed back to portrait by the crop."""
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    while len(crops) < count:
+        i = int(rows[rng.integers(len(rows)), 0])
+        made = row_strip(images[i], samples[i].boxes, samples[i].labels, rng)
+        if made is None:
+            continue
+        img, boxes, labs = made
+        for box, lab in zip(boxes[: count - len(crops)], labs, strict=False):
+            crops.append(random_crop(img, box, rng))
+            labels.append(int(lab))
+    return crops, labels
+
+
 def make_batch(
-    images: list[np.ndarray], samples: list, rows: np.ndarray, rng: np.random.Generator, back_frac: float
+    images: list[np.ndarray],
+    samples: list,
+    rows: np.ndarray,
+    rng: np.random.Generator,
+    back_frac: float,
+    strip_frac: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Augmented crops (N,3,64,48) float and labels."""
-    crops, labels = [], []
-    for i, j, lab in rows:
+    """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips."""
+    n_strip = round(strip_frac * len(rows))
+    crops, labels = strip_crops(images, samples, rows, n_strip, rng) if n_strip else ([], [])
+    for i, j, lab in rows[: len(rows) - n_strip]:
         box = samples[i].boxes[j]
         if rng.random() < back_frac:
             crop, lab = back_crop(images[i], box, rng), BACK
         else:
             crop = random_crop(images[i], box, rng)
-        crops.append(degrade(crop, rng))
+        crops.append(crop)
         labels.append(lab)
+    crops = [degrade(c, rng) for c in crops]
     batch = colour_jitter(np.stack(crops).astype(np.float32) / 255.0, rng)
     x = torch.from_numpy(batch).permute(0, 3, 1, 2).contiguous()
     return x, torch.tensor(labels, dtype=torch.int64)
@@ -109,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--back-frac", type=float, default=0.04, help="share of crops replaced by synthetic backs"
     )
+    ap.add_argument(
+        "--strip-frac", type=float, default=0.0, help="share of crops cut from row strips (row_strip.py)"
+    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -133,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         t0, tot, n = time.time(), 0.0, 0
         for step in range(steps_per_epoch):
             x, y = make_batch(
-                train_imgs, train, order[step * args.batch : (step + 1) * args.batch], rng, args.back_frac
+                train_imgs,
+                train,
+                order[step * args.batch : (step + 1) * args.batch],
+                rng,
+                args.back_frac,
+                args.strip_frac,
             )
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)

@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileDetector
+from datasets.row_strip import row_strip
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK
 
@@ -74,9 +75,11 @@ def sample_window(
     window: int,
     rng: np.random.Generator,
     back_prob: float,
+    zoom: tuple[float, float] = (0.5, 1.4),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One augmented training window (window x window uint8 RGB) cut from the contract canvas of size S,
-    with its boxes (xyxy, canvas pixels) and classes (0 face-up, 1 back)."""
+    with its boxes (xyxy, canvas pixels) and classes (0 face-up, 1 back). The photo is scaled by a random
+    factor in `zoom` times "fit to S"."""
     classes = (labels == BACK).astype(np.int64)
     if len(boxes) and rng.random() < back_prob:
         img = img.copy()
@@ -88,7 +91,7 @@ def sample_window(
     aspect = np.exp(rng.uniform(np.log(0.75), np.log(1.33)))  # undo/redo the 4:3 -> square stretch
     pw, ph = w * aspect, h  # the "photo" size
     fit = size / max(pw, ph)
-    scale = fit * np.exp(rng.uniform(np.log(0.5), np.log(1.4)))
+    scale = fit * np.exp(rng.uniform(np.log(zoom[0]), np.log(zoom[1])))
     sx, sy = pw / w * scale, ph / h * scale
     cw, ch = w * sx, h * sy  # content extent on the canvas (may exceed S when zoomed in)
     ox = rng.uniform(0, max(cw - window * 0.7, 0.0))
@@ -240,6 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=16)
     ap.add_argument("--neck", type=int, default=48)
     ap.add_argument("--back-prob", type=float, default=0.3, help="share of images with synthetic backs")
+    ap.add_argument(
+        "--strip-prob",
+        type=float,
+        default=0.0,
+        help="share of steps whose batch is row strips (datasets/row_strip.py): whole S canvases, half batch",
+    )
     ap.add_argument("--eval-every", type=int, default=3)
     add_run_args(ap)
     args = ap.parse_args(argv)
@@ -249,7 +258,6 @@ def main(argv: list[str] | None = None) -> int:
         run.out, run.logf, run.train, run.valid, run.train_imgs, run.valid_imgs
     )  # fmt: skip
     steps = len(train) // args.batch
-    grid = args.window // STRIDE
 
     model = TileDetector(args.width, args.neck)
     optimisation = start_optimisation(model, args, run, args.epochs * steps, pct_start=0.1)
@@ -262,17 +270,24 @@ def main(argv: list[str] | None = None) -> int:
         model.train()
         t0 = time.time()
         tots = np.zeros(3)
+        at = 0
         for step in range(steps):
+            strip = rng.random() < args.strip_prob
+            n, window = (args.batch // 2, args.size) if strip else (args.batch, args.window)
+            grid = window // STRIDE
             wins, heats, bidx, inds, sizes, offs = [], [], [], [], [], []
-            for b, i in enumerate(order[step * args.batch : (step + 1) * args.batch]):
+            for b in range(n):
+                i = order[at % len(order)]
+                at += 1
+                photo = (train_imgs[i], train[i].boxes, train[i].labels)
+                made = row_strip(*photo, rng) if strip else None
                 win, boxes, classes = sample_window(
-                    train_imgs[i],
-                    train[i].boxes,
-                    train[i].labels,
+                    *(made or photo),
                     args.size,
-                    args.window,
+                    window,
                     rng,
                     args.back_prob,
+                    zoom=(0.75, 1.05) if made else (0.5, 1.4),
                 )
                 heat, ind, sz, of = draw_targets(boxes, classes, grid)
                 wins.append(win)

@@ -65,20 +65,22 @@ def cut_crops(rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int
     crop_h, crop_w = size
     image, shift, stretch = rgb, np.zeros(2, np.float32), np.ones(2, np.float32)
     first = crop_corners(box, pad)
-    side = max(np.linalg.norm(first[1] - first[0]), np.linalg.norm(first[2] - first[0]))
-    shrink = 1.5 * crop_h / max(float(side), 1.0)
-    if shrink < 1.0:  # area-average the region first so a big tile in a 12 MP photo is not aliased
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
+    # crop pixels per photo pixel along x and y; each axis is area-shrunk on its own to 1.5x the crop's
+    # resolution, so a tall sliver (a stretched photo) keeps its width while its height is reduced
+    linear = cv2.getAffineTransform(first, target)[:, :2]
+    fx, fy = (min(1.5 * float(np.linalg.norm(linear[:, k])), 1.0) for k in (0, 1))
+    if min(fx, fy) < 1.0:  # area-average the region first so a big tile in a 12 MP photo is not aliased
         far = first[1] + first[2] - first[0]
         xs, ys = np.append(first[:, 0], far[0]), np.append(first[:, 1], far[1])
         h, w = rgb.shape[:2]
         rx0, ry0 = max(int(xs.min()) - 2, 0), max(int(ys.min()) - 2, 0)
         rx1, ry1 = min(int(np.ceil(xs.max())) + 2, w), min(int(np.ceil(ys.max())) + 2, h)
         if rx1 - rx0 >= 2 and ry1 - ry0 >= 2:
-            nw, nh = max(int((rx1 - rx0) * shrink), 1), max(int((ry1 - ry0) * shrink), 1)
+            nw, nh = max(int((rx1 - rx0) * fx), 1), max(int((ry1 - ry0) * fy), 1)
             image = cv2.resize(rgb[ry0:ry1, rx0:rx1], (nw, nh), interpolation=cv2.INTER_AREA)
             shift = np.array([rx0, ry0], np.float32)
             stretch = np.array([nw / (rx1 - rx0), nh / (ry1 - ry0)], np.float32)
-    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
     crops = []
     for sideways, flip in views:
         src = (crop_corners(box, pad, flip, sideways) - shift) * stretch

@@ -145,6 +145,23 @@ def test_landscape_crop_is_turned_clockwise_and_flip_turns_it_over() -> None:
     assert corners.tolist() == [[20, 70], [20, 30], [80, 70]]
 
 
+@pytest.mark.parametrize("sideways", [False, True])
+def test_crop_of_a_stretched_sliver_keeps_detail_across_it(sideways: bool) -> None:
+    # a tile 40 px across and 600 px long (a row stretched to a square photo) with 4 px stripes across
+    # its short side: the long side is shrunk 10x, the short side must keep its stripes
+    rgb = np.full((700, 700, 3), 128, np.uint8)
+    stripes = (np.arange(40) // 4 % 2 * 255).astype(np.uint8)
+    if sideways:
+        rgb[330:370, 50:650] = stripes[:, None, None]
+        box = np.array([50, 330, 650, 370], np.float32)
+    else:
+        rgb[50:650, 330:370] = stripes[None, :, None]
+        box = np.array([330, 50, 370, 650], np.float32)
+    [crop] = cut_crops(rgb, box, 0.1, (64, 48), [(sideways, False)])
+    middle = crop[20:44, 8:40, 0].astype(int)
+    assert middle.max() - middle.min() > 150
+
+
 def test_test_time_turns(model_dir: Path) -> None:
     classifier = TileClassifier(make_session(classifier_bytes(), "classifier"), (64, 48), 0.1, 43)
     rgb = _photo([(16, 16, 1.0, 0.0, False)])

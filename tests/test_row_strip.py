@@ -1,0 +1,82 @@
+"""Row strips (a run of one row stretched to a square) and crops of the tall slivers they make."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.row_strip import quarter_turn, row_members, row_strip
+from datasets.tile_crops import crop_tile
+
+
+def row_photo() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 640x640 grey photo with one row of 12 tiles (each a different shade) and a tile below it."""
+    img = np.full((640, 640, 3), 40, dtype=np.uint8)
+    boxes = []
+    for k in range(12):
+        x0 = 20 + 50 * k
+        img[300:364, x0 : x0 + 46] = 100 + 12 * k
+        boxes.append([x0, 300, x0 + 46, 364])
+    img[500:564, 100:146] = 250
+    boxes.append([100, 500, 146, 564])
+    return img, np.array(boxes, dtype=np.float32), np.arange(13, dtype=np.int64)
+
+
+def test_row_members_are_the_tiles_of_the_anchors_row_left_to_right() -> None:
+    _, boxes, _ = row_photo()
+    assert row_members(boxes, 5).tolist() == list(range(12))
+    assert row_members(boxes, 12).tolist() == [12]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_strip_boxes_still_cover_their_own_tiles(seed: int) -> None:
+    img, boxes, labels = row_photo()
+    made = row_strip(img, boxes, labels, np.random.default_rng(seed))
+    assert made is not None
+    out, out_boxes, out_labels = made
+    assert out.shape == (640, 640, 3)
+    assert len(out_boxes) == len(out_labels) > 0
+    assert (out_boxes >= -1e-3).all() and (out_boxes <= 640 + 1e-3).all()
+    for box, lab in zip(out_boxes, out_labels, strict=True):
+        x0, y0, x1, y1 = box.round().astype(int)
+        centre = out[(y0 + y1) // 2, (x0 + x1) // 2].astype(int)
+        expected = 250 if lab == 12 else 100 + 12 * lab
+        assert abs(int(centre[0]) - expected) <= 3  # the box still sits on its own tile
+
+
+def test_row_strips_make_tall_slivers() -> None:
+    img, boxes, labels = row_photo()
+    ratios = []
+    for seed in range(30):
+        made = row_strip(img, boxes, labels, np.random.default_rng(seed))
+        assert made is not None
+        b = made[1]
+        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        ratios.append(float(np.median(np.maximum(w, h) / np.minimum(w, h))))
+    assert max(ratios) > 5  # like the stretched valid photos (tiles up to 1:15)
+
+
+def test_photo_with_too_few_tiles_gives_no_strip() -> None:
+    img, boxes, labels = row_photo()
+    assert row_strip(img, boxes[:2], labels[:2], np.random.default_rng(0)) is None
+
+
+@pytest.mark.parametrize("clockwise", [True, False])
+def test_quarter_turn_moves_boxes_with_the_pixels(clockwise: bool) -> None:
+    img = np.zeros((100, 160, 3), dtype=np.uint8)
+    img[10:30, 120:150] = 255
+    turned, [box] = quarter_turn(img, np.array([[120, 10, 150, 30]], dtype=np.float32), clockwise)
+    assert turned.shape == (160, 100, 3)
+    x0, y0, x1, y1 = box.astype(int)
+    assert (turned[y0:y1, x0:x1] == 255).all()
+    assert turned.sum() == img.sum()
+
+
+def test_crop_of_a_tall_sliver_keeps_its_width_detail() -> None:
+    # a 40x600 tile with 4 px vertical stripes: the crop shrinks its height 10x but must not blur its width
+    img = np.full((640, 100, 3), 128, dtype=np.uint8)
+    stripes = (np.arange(40) // 4 % 2 * 255).astype(np.uint8)
+    img[20:620, 30:70] = stripes[None, :, None]
+    crop = crop_tile(img, np.array([30, 20, 70, 620], dtype=np.float32))
+    middle = crop[20:44, 8:40, 0].astype(int)
+    assert middle.max() - middle.min() > 150
