@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from datasets.yolo import BACK, DATA_ENV, LABELS, Sample, data_dir, read_split
+from datasets.row_strip import is_row_strip
+from datasets.yolo import BACK, DATA_ENV, LABELS, Sample, data_dir, placeholder_labelled, read_split
 from recognizer.classifier import Combine, TurnMode, View, combine_views, softmax, view_plan
 from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
@@ -230,10 +231,28 @@ VARIANTS: dict[str, Variant] = {
 
 # --- running -----------------------------------------------------------------------------------------
 
+SUBSETS: dict[str, Callable[[Sample], bool]] = {
+    "clean labels (without the photos labelled all one code)": lambda s: not placeholder_labelled(s),
+    "row strips (one row stretched to the square)": lambda s: is_row_strip(s.boxes),
+    "ordinary photos (clean labels, no row strips)": lambda s: (
+        not (placeholder_labelled(s) or is_row_strip(s.boxes))
+    ),
+}
+"""Parts of the valid split reported on their own: 7 photos label every tile 1p (a placeholder, see
+datasets/yolo.py), and 34 are a single row stretched to a square (datasets/row_strip.py)."""
 
-def evaluate(recognizer: Recognizer, samples: list[Sample], variant: Variant | None = None) -> Tally:
-    """Run the real pipeline on every sample (optionally turned into a variant first)."""
+
+def evaluate(
+    recognizer: Recognizer,
+    samples: list[Sample],
+    variant: Variant | None = None,
+    subsets: dict[str, Tally] | None = None,
+) -> Tally:
+    """Run the real pipeline on every sample (optionally turned into a variant first). Photos in one of
+    SUBSETS are also counted in `subsets[name]` when that dict is given (filled in here)."""
     tally = Tally()
+    if subsets is not None:
+        subsets.update({name: Tally() for name in SUBSETS})
     for k, sample in enumerate(samples, 1):
         truth = sample.boxes
         if variant is None:
@@ -245,6 +264,9 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], variant: Variant | N
         found = recognizer.recognize(image)
         tally.seconds += time.perf_counter() - start
         tally.add(found.xyxy, found.class_id, found.confidence, truth, sample.labels)
+        for name, member in SUBSETS.items():
+            if subsets is not None and member(sample):
+                subsets[name].add(found.xyxy, found.class_id, found.confidence, truth, sample.labels)
         if k % 50 == 0:
             print(f"  {k}/{len(samples)} photos", file=sys.stderr)
     return tally
@@ -373,6 +395,16 @@ def print_report(name: str, tally: Tally, top: int = 12) -> None:
         print(f"  {LABELS[t]} -> {LABELS[p]}: {c}")
 
 
+def print_subsets(subsets: dict[str, Tally]) -> None:
+    """One line of headline numbers per subset."""
+    for name, tally in subsets.items():
+        s = tally.summary()
+        hands = s[f"photos_le_{SMALL_HAND}_all_right"]
+        print(f"  {name}: {s['photos']} photos, tile P/R {s['tile_precision']:.3f}/{s['tile_recall']:.3f}, "
+              f"detection P/R {s['detection_precision']:.3f}/{s['detection_recall']:.3f}, every tile right "
+              f"{s['photos_all_right']:.3f}, <= {SMALL_HAND} tiles {hands:.3f}")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -429,18 +461,26 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.skip_valid:
         print(f"evaluating {len(samples)} valid photos ...", file=sys.stderr)
-        tally = evaluate(recognizer, samples)
+        subsets: dict[str, Tally] = {}
+        tally = evaluate(recognizer, samples, subsets=subsets)
         print_report("valid (640x640 as stored)", tally)
+        print_subsets(subsets)
         out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
+        out["valid_subsets"] = {name: t.summary() for name, t in subsets.items()}
     if args.variants is not None:
         out["variants"] = {}
         for name, variant in VARIANTS.items():
             if args.variants and name not in args.variants:
                 continue
             print(f"evaluating variant {name} ...", file=sys.stderr)
-            tally = evaluate(recognizer, samples, variant)
+            subsets = {}
+            tally = evaluate(recognizer, samples, variant, subsets)
             print_report(f"variant {name}", tally)
-            out["variants"][name] = tally.summary() | {"per_class": tally.per_class_table()}
+            print_subsets(subsets)
+            out["variants"][name] = tally.summary() | {
+                "per_class": tally.per_class_table(),
+                "subsets": {sub: t.summary() for sub, t in subsets.items()},
+            }
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(out, indent=1))

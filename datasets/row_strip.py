@@ -12,6 +12,15 @@ import cv2
 import numpy as np
 
 
+def is_row_strip(boxes: np.ndarray, ratio: float = 3.0) -> bool:
+    """A photo made this way: its tiles' median long/short side ratio is above `ratio` (ordinary photos,
+    even squeezed from 4:3, stay under 2)."""
+    if len(boxes) == 0:
+        return False
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    return bool(np.median(np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-6)) > ratio)
+
+
 def row_members(boxes: np.ndarray, anchor: int) -> np.ndarray:
     """Indices of the boxes lying in a straight horizontal row with the anchor (centre within a third of
     its height, similar height), left to right."""

@@ -57,3 +57,19 @@ def test_variants_keep_boxes_on_the_same_content() -> None:
         assert inside[..., 0].min() > 200 and inside[..., 1].max() < 60, name
     assert sizes == {"12mp-4032x3024": (4032, 3024), "12mp-3024x4032-exif6": (4032, 3024),
                      "wide-4032x2268": (4032, 2268), "square-3464x3464": (3464, 3464)}  # fmt: skip
+
+
+def test_subsets_separate_row_strips_and_placeholder_labels() -> None:
+    from pathlib import Path
+
+    from datasets.evaluate import SUBSETS
+    from datasets.yolo import Sample
+
+    slivers = np.array([[20 + 40 * k, 0, 55 + 40 * k, 640] for k in range(12)], np.float32)
+    row_strip = Sample(Path("strip.jpg"), slivers, np.arange(12), 640, 640)
+    placeholder = Sample(Path("all1p.jpg"), np.repeat(TRUTH, 4, axis=0), np.full(12, 9), 640, 640)
+    ordinary = Sample(Path("hand.jpg"), TRUTH, CODES, 640, 640)
+    clean, strips, plain = SUBSETS.values()
+    assert [clean(s) for s in (row_strip, placeholder, ordinary)] == [True, False, True]
+    assert [strips(s) for s in (row_strip, placeholder, ordinary)] == [True, False, False]
+    assert [plain(s) for s in (row_strip, placeholder, ordinary)] == [False, False, True]
