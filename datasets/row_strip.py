@@ -61,7 +61,8 @@ def row_strip(
     else:  # no clean row (turned or scattered tiles): a band through one tile, across much of the photo
         run = boxes[row[:1]] if len(row) else boxes[int(rng.integers(len(boxes)))][None]
         span = rng.uniform(0.4, 1.0) * w
-        x0 = rng.uniform(max(run[0, 2] - span, 0), max(min(run[0, 0], w - span), 0) + 1e-3)
+        lo, hi = sorted((max(run[0, 2] - span, 0.0), max(min(run[0, 0], w - span), 0.0)))
+        x0 = rng.uniform(lo, hi + 1e-3)  # the band holds the tile when it can (a big tile may not fit)
         x1 = x0 + span
     th = float(np.median(run[:, 3] - run[:, 1]))
     y0 = run[:, 1].min() - rng.uniform(-0.1, 0.8) * th  # often table above, sometimes the tops cut

@@ -80,3 +80,20 @@ def test_crop_of_a_tall_sliver_keeps_its_width_detail() -> None:
     crop = crop_tile(img, np.array([30, 20, 70, 620], dtype=np.float32))
     middle = crop[20:44, 8:40, 0].astype(int)
     assert middle.max() - middle.min() > 150
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_any_layout_gives_a_strip_with_boxes_inside(seed: int) -> None:
+    # scattered tiles of any size, big ones included (a close-up): never an error, boxes inside the strip
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(200, 900)), int(rng.integers(200, 900))
+    img = rng.integers(0, 255, (h, w, 3), dtype=np.uint8)
+    n = int(rng.integers(3, 20))
+    x0, y0 = rng.uniform(0, w - 20, n), rng.uniform(0, h - 20, n)
+    bw, bh = rng.uniform(10, w, n), rng.uniform(10, h, n)
+    boxes = np.stack([x0, y0, np.minimum(x0 + bw, w), np.minimum(y0 + bh, h)], 1).astype(np.float32)
+    made = row_strip(img, boxes, np.arange(n), rng, size=320)
+    assert made is not None
+    out, out_boxes, out_labels = made
+    assert out.shape == (320, 320, 3) and len(out_boxes) == len(out_labels)
+    assert (out_boxes >= -1e-3).all() and (out_boxes <= 320 + 1e-3).all()
