@@ -39,12 +39,17 @@ def longest_row(boxes: np.ndarray, rng: np.random.Generator, tries: int = 5) -> 
     return max((row_members(boxes, int(rng.integers(len(boxes)))) for _ in range(tries)), key=len)
 
 
-def row_strip(
-    img: np.ndarray, boxes: np.ndarray, labels: np.ndarray, rng: np.random.Generator, size: int = 640
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Cut a run of tiles of one row (plus some table around it), stretch it to `size` x `size`, and turn it
-    a quarter half of the time. Returns the image, its boxes (xyxy, clipped to the strip) and their labels,
-    or None when the photo has fewer than three tiles."""
+Photo = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""An image (RGB uint8), its boxes (xyxy float32) and their label indices."""
+
+
+def cut_row(
+    img: np.ndarray, boxes: np.ndarray, labels: np.ndarray, rng: np.random.Generator, band: bool = True
+) -> Photo | None:
+    """Cut a run of tiles of one row (or of a column, turned into a row) tightly, with a little table
+    around it; without a clean row, a band through one tile across much of the photo (if `band`). Returns
+    the cut, its boxes (those mostly inside, clipped) and their labels; None for a photo with under three
+    tiles, or without a clean row when `band` is False."""
     if len(boxes) < 3:
         return None
     if rng.random() < 0.5:  # look for a column instead: turn the photo so that it becomes a row
@@ -58,6 +63,8 @@ def row_strip(
         tw = float(np.median(run[:, 2] - run[:, 0]))
         x0 = run[:, 0].min() - rng.uniform(0.0, 0.4) * tw
         x1 = run[:, 2].max() + rng.uniform(0.0, 0.4) * tw
+    elif not band:
+        return None
     else:  # no clean row (turned or scattered tiles): a band through one tile, across much of the photo
         run = boxes[row[:1]] if len(row) else boxes[int(rng.integers(len(boxes)))][None]
         span = rng.uniform(0.4, 1.0) * w
@@ -71,24 +78,69 @@ def row_strip(
     x1, y1 = int(min(np.ceil(x1), w)), int(min(np.ceil(y1), h))
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
-    crop = img[y0:y1, x0:x1]
-    sx, sy = size / (x1 - x0), size / (y1 - y0)
-    interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-    out = cv2.resize(crop, (size, size), interpolation=interp)
-    # keep the boxes with most of their area inside the strip, clipped to it
     cb = boxes.copy().astype(np.float32)
     cb[:, [0, 2]] = np.clip(cb[:, [0, 2]], x0, x1)
     cb[:, [1, 3]] = np.clip(cb[:, [1, 3]], y0, y1)
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     inside = (cb[:, 2] - cb[:, 0]) * (cb[:, 3] - cb[:, 1])
     keep = inside >= 0.5 * np.maximum(area, 1e-6)
-    cb = cb[keep]
-    cb[:, [0, 2]] = (cb[:, [0, 2]] - x0) * sx
-    cb[:, [1, 3]] = (cb[:, [1, 3]] - y0) * sy
-    out_labels = labels[keep]
+    cb = cb[keep] - np.array([x0, y0, x0, y0], dtype=np.float32)
+    return img[y0:y1, x0:x1], cb, labels[keep]
+
+
+def join_cuts(cuts: list[Photo]) -> Photo:
+    """Cuts side by side at the height of the first (so runs from several photos make one long row)."""
+    height = cuts[0][0].shape[0]
+    images, all_boxes, all_labels, x = [], [], [], 0.0
+    for img, boxes, labels in cuts:
+        f = height / img.shape[0]
+        width = max(round(img.shape[1] * f), 1)
+        images.append(
+            cv2.resize(img, (width, height), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        )
+        all_boxes.append(
+            boxes * np.array([f, f, f, f], dtype=np.float32) + np.array([x, 0, x, 0], np.float32)
+        )
+        all_labels.append(labels)
+        x += width
+    return np.hstack(images), np.concatenate(all_boxes), np.concatenate(all_labels)
+
+
+def stretch_to_square(photo: Photo, size: int, rng: np.random.Generator) -> Photo:
+    """Stretch to `size` x `size` (as the dataset's exporter did), turned a quarter half of the time."""
+    img, boxes, labels = photo
+    sx, sy = size / img.shape[1], size / img.shape[0]
+    out = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR)
+    b = boxes * np.array([sx, sy, sx, sy], dtype=np.float32)
     if rng.random() < 0.5:
-        out, cb = quarter_turn(out, cb, clockwise=bool(rng.random() < 0.5))
-    return out, cb, out_labels
+        out, b = quarter_turn(out, b, clockwise=bool(rng.random() < 0.5))
+    return out, b, labels
+
+
+def row_strip(
+    img: np.ndarray, boxes: np.ndarray, labels: np.ndarray, rng: np.random.Generator, size: int = 640
+) -> Photo | None:
+    """One photo's run of a row, stretched to `size` x `size` and turned a quarter half of the time:
+    the image, its boxes (xyxy, clipped to the strip) and their labels, or None for under three tiles."""
+    cut = cut_row(img, boxes, labels, rng)
+    return None if cut is None else stretch_to_square(cut, size, rng)
+
+
+def long_strip(
+    photos: list[Photo], rng: np.random.Generator, size: int = 640, tiles: tuple[int, int] = (4, 20)
+) -> Photo | None:
+    """Like `row_strip`, but clean runs from the photos in turn are joined until the row holds a random
+    number of tiles in `tiles` (train photos have short rows; the valid strips hold 9 to 19 tiles). None
+    when no photo has a clean row."""
+    want = int(rng.integers(tiles[0], tiles[1] + 1))
+    cuts: list[Photo] = []
+    for photo in photos:
+        cut = cut_row(*photo, rng, band=False)
+        if cut is not None and len(cut[1]):
+            cuts.append(cut)
+            if sum(len(c[1]) for c in cuts) >= want:
+                break
+    return stretch_to_square(join_cuts(cuts), size, rng) if cuts else None
 
 
 def quarter_turn(img: np.ndarray, boxes: np.ndarray, clockwise: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -19,7 +19,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileDetector
-from datasets.row_strip import row_strip
+from datasets.row_strip import long_strip
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK
 
@@ -280,7 +280,12 @@ def main(argv: list[str] | None = None) -> int:
                 i = order[at % len(order)]
                 at += 1
                 photo = (train_imgs[i], train[i].boxes, train[i].labels)
-                made = row_strip(*photo, rng) if strip else None
+                made = None
+                if strip:  # this photo's row, joined with rows of a few random others
+                    others = rng.integers(len(train), size=5)
+                    made = long_strip(
+                        [photo, *((train_imgs[k], train[k].boxes, train[k].labels) for k in others)], rng
+                    )
                 win, boxes, classes = sample_window(
                     *(made or photo),
                     args.size,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.row_strip import quarter_turn, row_members, row_strip
+from datasets.row_strip import long_strip, quarter_turn, row_members, row_strip
 from datasets.tile_crops import crop_tile
 
 
@@ -97,3 +97,21 @@ def test_any_layout_gives_a_strip_with_boxes_inside(seed: int) -> None:
     out, out_boxes, out_labels = made
     assert out.shape == (320, 320, 3) and len(out_boxes) == len(out_labels)
     assert (out_boxes >= -1e-3).all() and (out_boxes <= 320 + 1e-3).all()
+
+
+def test_long_strip_joins_rows_of_several_photos_into_one_row() -> None:
+    img, boxes, labels = row_photo()
+    photos = [(img, boxes[k : k + 4], labels[k : k + 4]) for k in (0, 4, 8)]  # three 4-tile rows
+    made = long_strip(photos, np.random.default_rng(1), size=640, tiles=(12, 12))
+    assert made is not None
+    out, out_boxes, out_labels = made
+    assert len(out_labels) >= 9  # runs of at least three tiles from each photo, in one image
+    for box, lab in zip(out_boxes, out_labels, strict=True):
+        x0, y0, x1, y1 = box.round().astype(int)
+        assert abs(int(out[(y0 + y1) // 2, (x0 + x1) // 2, 0]) - (100 + 12 * lab)) <= 3
+
+
+def test_long_strip_needs_a_clean_row() -> None:
+    img, boxes, labels = row_photo()
+    scattered = boxes[[0, 12]]  # one tile of the row and the one below it: no row of three
+    assert long_strip([(img, scattered, labels[[0, 12]])], np.random.default_rng(0)) is None
