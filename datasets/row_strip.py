@@ -52,10 +52,12 @@ def cut_row(
     tiles, or without a clean row when `band` is False."""
     if len(boxes) < 3:
         return None
-    if rng.random() < 0.5:  # look for a column instead: turn the photo so that it becomes a row
-        img, boxes = quarter_turn(img, boxes, clockwise=True)
+    turned = quarter_turn(img, boxes, clockwise=True)  # a column of the photo is a row of this
+    options = [(img, boxes), turned] if rng.random() < 0.5 else [turned, (img, boxes)]
+    rows = [longest_row(b, rng) for _, b in options]
+    pick = 0 if len(rows[0]) >= 3 or len(rows[1]) < 3 else 1
+    (img, boxes), row = options[pick], rows[pick]
     h, w = img.shape[:2]
-    row = longest_row(boxes, rng)
     if len(row) >= 3:  # a run of that row, with a little table at the ends
         n = int(rng.integers(min(3, len(row)), len(row) + 1))
         first = int(rng.integers(0, len(row) - n + 1))
