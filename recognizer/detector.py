@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -32,6 +33,22 @@ class TileBoxes:
         return TileBoxes(self.xyxy[keep], self.score[keep], self.back[keep])
 
 
+Squeeze = tuple[Literal["x", "y"], float]
+"""Shrink the detector input along one axis by a factor (undoes a photo stretched along that axis)."""
+
+
+def place(rgb: np.ndarray, size: int, new_w: int, new_h: int) -> np.ndarray:
+    """(3, S, S) float32 0..1: the photo resized to new_w x new_h (<= S), top-left, grey 0.5 around."""
+    h, w = rgb.shape[:2]
+    interpolation = cv2.INTER_AREA if new_w * new_h < w * h else cv2.INTER_LINEAR
+    resized = (
+        rgb if (new_w, new_h) == (w, h) else cv2.resize(rgb, (new_w, new_h), interpolation=interpolation)
+    )
+    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.float32)
+    canvas[:new_h, :new_w] = resized.astype(np.float32) * (1.0 / 255.0)
+    return np.ascontiguousarray(canvas.transpose(2, 0, 1))
+
+
 def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     """(3, S, S) float32 0..1: the photo scaled to fit S keeping its aspect, top-left, grey 0.5 around.
 
@@ -39,13 +56,7 @@ def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     h, w = rgb.shape[:2]
     ratio = size / max(h, w)
     new_w, new_h = max(1, min(size, round(w * ratio))), max(1, min(size, round(h * ratio)))
-    interpolation = cv2.INTER_AREA if ratio < 1 else cv2.INTER_LINEAR
-    resized = (
-        cv2.resize(rgb, (new_w, new_h), interpolation=interpolation) if (new_w, new_h) != (w, h) else rgb
-    )
-    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.float32)
-    canvas[:new_h, :new_w] = resized.astype(np.float32) * (1.0 / 255.0)
-    return np.ascontiguousarray(canvas.transpose(2, 0, 1)), ratio
+    return place(rgb, size, new_w, new_h), ratio
 
 
 def peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
@@ -115,28 +126,38 @@ class TileDetector:
         self.size = size
 
     def raw_outputs(
-        self, rgb: np.ndarray, square: bool = False
+        self, rgb: np.ndarray, square: bool = False, squeeze: Squeeze | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
         """Heatmap, size, offset for one image ([2, G, G] each) and the input pixels per image pixel (x, y).
 
-        `square` stretches the photo to S x S instead of the contract's letterbox (see Settings)."""
+        `square` stretches the photo to S x S instead of the contract's letterbox (see Settings);
+        `squeeze` (axis, factor) then shrinks one side by that factor, the rest of the input grey."""
+        h, w = rgb.shape[:2]
         if square:
-            h, w = rgb.shape[:2]
-            interpolation = cv2.INTER_AREA if max(h, w) > self.size else cv2.INTER_LINEAR
-            resized = cv2.resize(rgb, (self.size, self.size), interpolation=interpolation)
-            tensor = np.ascontiguousarray(resized.astype(np.float32).transpose(2, 0, 1) * (1.0 / 255.0))
-            ratio = (self.size / w, self.size / h)
+            new_w, new_h = self.size, self.size
         else:
-            tensor, fit = letterbox(rgb, self.size)
-            ratio = (fit, fit)
+            fit = self.size / max(h, w)
+            new_w, new_h = max(1, min(self.size, round(w * fit))), max(1, min(self.size, round(h * fit)))
+        if squeeze is not None:
+            axis, factor = squeeze
+            if axis == "x":
+                new_w = max(1, round(new_w / factor))
+            else:
+                new_h = max(1, round(new_h / factor))
+        tensor = place(rgb, self.size, new_w, new_h)
         heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
-        return heatmap[0], size[0], offset[0], ratio
+        return heatmap[0], size[0], offset[0], (new_w / w, new_h / h)
 
     def detect(
-        self, rgb: np.ndarray, threshold: float | tuple[float, ...], iou: float, square: bool = False
+        self,
+        rgb: np.ndarray,
+        threshold: float | tuple[float, ...],
+        iou: float,
+        square: bool = False,
+        squeeze: Squeeze | None = None,
     ) -> TileBoxes:
         """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels."""
-        heatmap, size, offset, ratio = self.raw_outputs(rgb, square)
+        heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze)
         return boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
 
 

@@ -18,6 +18,7 @@ from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
+from recognizer.unstretch import unstretch
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -42,6 +43,7 @@ class Settings:
     back_from_detector: bool = True  # the detector's face-down channel decides "back"
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
+    unstretch: bool = True  # retry photos whose tiles look stretched (recognizer/unstretch.py)
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -79,12 +81,15 @@ class Recognizer:
     def detect(self, image: LoadedImage) -> TileBoxes:
         """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
         s = self.settings
-        return self.detector.detect(
-            image.rgb,
-            (s.threshold or DEFAULT_THRESHOLD, s.back_threshold),
-            s.nms_iou,
-            square=bool(s.square_detector_input),
+        thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
+        square = bool(s.square_detector_input)
+        first = self.detector.detect(image.rgb, thresholds, s.nms_iou, square=square)
+        if not s.unstretch:
+            return first
+        boxes, _ = unstretch(
+            first, lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze)
         )
+        return boxes
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
         """(n, 43) label probabilities for `boxes`, test-time turns combined."""

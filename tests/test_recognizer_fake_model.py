@@ -103,6 +103,17 @@ def test_square_detector_input_maps_boxes_back_per_axis(fake: Recognizer) -> Non
     assert _matches(found.xyxy, [[48, 40, 88, 68]])[0] > 0.85
 
 
+def test_squeezed_pass_maps_boxes_back_to_the_stretched_photo(fake: Recognizer) -> None:
+    rgb = np.zeros((128, 128, 3), np.uint8)
+    draw_tile(rgb, (48, 0, 68, 128), 1.0, 1.0)  # a sliver: the fake's 20 x 32 tile stretched 4x in height
+    detector = fake.detector
+    found = detector.detect(rgb, 0.5, 0.5, square=True, squeeze=("y", 4.0))
+    assert len(found) == 1
+    assert _matches(found.xyxy, [[48, 0, 68, 128]])[0] > 0.85  # 20 x 32 input pixels, 4x taller here
+    heatmap, _, _, ratio = detector.raw_outputs(rgb, square=True, squeeze=("x", 2.0))
+    assert ratio == (0.5, 1.0) and heatmap[0, :, 20:].max() < 0.01  # the right half of the input is grey
+
+
 def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:
     assert len(fake.recognize(LoadedImage(np.zeros((100, 300, 3), np.uint8), 300, 100, 1.0))) == 0
 

@@ -1,0 +1,62 @@
+"""Photos stretched along one axis: find the tiles again with that axis squeezed back.
+
+A crop around one row of tiles, stretched to a square (as some dataset exporters and apps do), turns each
+tile into a tall sliver or, turned a quarter, a long bar, up to 1:15. The detector, which learned tiles of
+about 3:4, finds few of them or only pieces. When the first pass finds such shapes, or almost nothing, the
+detector is run again with the photo squeezed along one axis by a few factors, and the pass with the most
+confident tiles wins if it clearly beats the first one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import numpy as np
+
+from recognizer.detector import Squeeze, TileBoxes
+
+FACTORS = (3.0, 5.0, 8.0, 12.0, 16.0)
+"""Squeeze factors tried along an axis (tiles in a stretched row run up to about 1:15)."""
+SLIVER = 2.0
+"""A first pass whose boxes have a median long/short side ratio above this looks stretched (tiles are
+about 1.35; ordinary photos, even squeezed from 4:3, stay under 2)."""
+FEW = 3
+"""A first pass with fewer boxes than this is also retried (a stretched row may give almost nothing)."""
+
+
+def stretched_axes(boxes: TileBoxes) -> tuple[Literal["x", "y"], ...]:
+    """The axes along which the photo may be stretched, judged from the first pass: none for ordinary
+    tile shapes, the long side's axis for slivers, both when there are too few boxes to tell."""
+    if len(boxes) < FEW:
+        return ("x", "y")
+    w = boxes.xyxy[:, 2] - boxes.xyxy[:, 0]
+    h = boxes.xyxy[:, 3] - boxes.xyxy[:, 1]
+    tall = float(np.median(h / np.maximum(w, 1e-6)))
+    if tall > SLIVER:
+        return ("y",)
+    if tall < 1 / SLIVER:
+        return ("x",)
+    return ()
+
+
+def confidence_mass(boxes: TileBoxes) -> float:
+    """How much a pass found: the sum of its peak scores."""
+    return float(boxes.score.sum())
+
+
+def unstretch(first: TileBoxes, detect: Callable[[Squeeze], TileBoxes]) -> tuple[TileBoxes, Squeeze | None]:
+    """The first pass, or a squeezed pass (`detect(squeeze)`, boxes in the photo's pixels) that finds
+    clearly more: at least twice the first pass's confidence mass and 1.5 more. Returns the boxes and the
+    squeeze used (None for the first pass)."""
+    axes = stretched_axes(first)
+    best, best_mass, used = first, confidence_mass(first), None
+    bar = max(2 * best_mass, best_mass + 1.5)
+    for axis in axes:
+        for factor in FACTORS:
+            squeeze: Squeeze = (axis, factor)
+            found = detect(squeeze)
+            mass = confidence_mass(found)
+            if mass >= bar and mass > best_mass:
+                best, best_mass, used = found, mass, squeeze
+    return best, used

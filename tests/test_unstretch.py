@@ -1,0 +1,56 @@
+"""recognizer/unstretch.py: which photos look stretched, and when a squeezed pass replaces the first."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from recognizer.detector import Squeeze, TileBoxes
+from recognizer.unstretch import FACTORS, stretched_axes, unstretch
+
+
+def boxes(w: float, h: float, n: int, score: float = 0.8) -> TileBoxes:
+    xyxy = np.array([[k * (w + 2), 0, k * (w + 2) + w, h] for k in range(n)], np.float32)
+    return TileBoxes(xyxy, np.full(n, score, np.float32), np.zeros(n, bool))
+
+
+def test_ordinary_tiles_are_not_retried() -> None:
+    assert stretched_axes(boxes(30, 40, 14)) == ()
+    assert stretched_axes(boxes(40, 30, 14)) == ()  # sideways tiles
+    assert stretched_axes(boxes(30, 55, 14)) == ()  # a 4:3 photo squeezed to a square
+
+
+def test_slivers_name_their_axis_and_few_boxes_try_both() -> None:
+    assert stretched_axes(boxes(20, 400, 12)) == ("y",)
+    assert stretched_axes(boxes(400, 20, 12)) == ("x",)
+    assert stretched_axes(boxes(30, 40, 2)) == ("x", "y")
+
+
+def test_a_clearly_better_squeezed_pass_wins() -> None:
+    asked: list[Squeeze] = []
+
+    def detect(squeeze: Squeeze) -> TileBoxes:
+        asked.append(squeeze)
+        return boxes(20, 400, 12 if squeeze == ("y", 8.0) else 3, score=0.9)
+
+    first = boxes(20, 400, 4, score=0.4)
+    found, used = unstretch(first, detect)
+    assert used == ("y", 8.0) and len(found) == 12
+    assert asked == [("y", f) for f in FACTORS]  # only the slivers' axis is tried
+
+
+def test_first_pass_kept_unless_clearly_beaten() -> None:
+    first = boxes(20, 400, 5, score=0.6)  # mass 3.0; a squeezed pass needs 6.0
+
+    def detect(squeeze: Squeeze) -> TileBoxes:
+        return boxes(30, 40, 8, score=0.7)  # mass 5.6
+
+    found, used = unstretch(first, detect)
+    assert used is None and found is first
+
+
+def test_ordinary_photo_costs_no_extra_pass() -> None:
+    def detect(squeeze: Squeeze) -> TileBoxes:
+        raise AssertionError("no squeezed pass for ordinary tiles")
+
+    first = boxes(30, 40, 14)
+    assert unstretch(first, detect) == (first, None)
