@@ -34,8 +34,15 @@ def _check(path: Path, model: torch.nn.Module, x: torch.Tensor, names: list[str]
     return max(float(np.abs(g - r.numpy()).max()) for g, r in zip(got, ref, strict=True))
 
 
-def _export(model: torch.nn.Module, x: torch.Tensor, path: Path, inp: str, outs: list[str]) -> None:
-    dyn = {inp: {0: "N"}, **{o: {0: "N"} for o in outs}}
+def _export(
+    model: torch.nn.Module, x: torch.Tensor, path: Path, inp: str, outs: list[str], spatial: bool = False
+) -> None:
+    """ONNX export with a dynamic batch axis; `spatial` also makes height and width dynamic (the detector
+    is fully convolutional: any multiple of 32 works; the runtime's squeezed retries use that)."""
+    if spatial:
+        dyn = {inp: {0: "N", 2: "H", 3: "W"}, **{o: {0: "N", 2: "GH", 3: "GW"} for o in outs}}
+    else:
+        dyn = {inp: {0: "N"}, **{o: {0: "N"} for o in outs}}
     torch.onnx.export(
         model,
         (x,),
@@ -81,8 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     det.export_mode = True
     x = torch.rand(2, 3, size, size)
     det_path = out / "detector.onnx"
-    _export(det, x, det_path, "images", ["heatmap", "size", "offset"])
+    _export(det, x, det_path, "images", ["heatmap", "size", "offset"], spatial=True)
     d_err = _check(det_path, det, torch.rand(3, 3, size, size), ["heatmap", "size", "offset"])
+    d_err = max(d_err, _check(det_path, det, torch.rand(1, 3, 96, 640), ["heatmap", "size", "offset"]))
 
     cls_state, cls_args = load_state(Path(args.classifier))
     cls = TileClassifier(len(LABELS), cls_args.get("width", 32))

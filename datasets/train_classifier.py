@@ -46,6 +46,18 @@ def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.
     return random_crop(roi, local, rng)
 
 
+def sliver_jitter(box: np.ndarray, rng: np.random.Generator, sigma: float = 0.12) -> np.ndarray:
+    """Shift a box across its short side by N(0, sigma) of that side: on the tall slivers of a stretched
+    photo the detector's boxes are off by that much (a few input pixels are a fifth of a tile there)."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    out = np.array([x0, y0, x1, y1], dtype=np.float32)
+    if x1 - x0 < y1 - y0:
+        out[[0, 2]] += rng.normal(0, sigma) * (x1 - x0)
+    else:
+        out[[1, 3]] += rng.normal(0, sigma) * (y1 - y0)
+    return out
+
+
 def strip_crops(
     images: list[np.ndarray], samples: list, rows: np.ndarray, count: int, rng: np.random.Generator
 ) -> tuple[list[np.ndarray], list[int]]:
@@ -60,7 +72,7 @@ def strip_crops(
             continue
         img, boxes, labs = made
         for box, lab in zip(boxes[: count - len(crops)], labs, strict=False):
-            crops.append(random_crop(img, box, rng))
+            crops.append(random_crop(img, sliver_jitter(box, rng), rng))
             labels.append(int(lab))
     return crops, labels
 

@@ -37,16 +37,48 @@ Squeeze = tuple[Literal["x", "y"], float]
 """Shrink the detector input along one axis by a factor (undoes a photo stretched along that axis)."""
 
 
-def place(rgb: np.ndarray, size: int, new_w: int, new_h: int) -> np.ndarray:
-    """(3, S, S) float32 0..1: the photo resized to new_w x new_h (<= S), top-left, grey 0.5 around."""
+SQUEEZED_SIDE = 640
+"""Input pixels along the unsqueezed axis of a squeezed pass when the detector accepts any input size: a
+stretched row's tiles are 1/10-1/20 of that side, about the tile size the detector learned."""
+
+
+def input_layout(
+    w: int, h: int, size: int, square: bool, squeeze: Squeeze | None, flexible: bool
+) -> tuple[int, int, int, int]:
+    """Where the photo goes in the detector input: its resized width and height and the input's width and
+    height. Plain passes use the S x S input (photo stretched to it, or fitted keeping its aspect). A
+    squeezed pass shrinks one side by the factor; a detector that accepts any size then gets an input of
+    SQUEEZED_SIDE along the other axis and the squeezed side rounded up to a multiple of 32."""
+    side = SQUEEZED_SIDE if squeeze is not None and flexible else size
+    if square:
+        new_w, new_h = side, side
+    else:
+        fit = side / max(h, w)
+        new_w, new_h = max(1, min(side, round(w * fit))), max(1, min(side, round(h * fit)))
+    if squeeze is None:
+        return new_w, new_h, size, size
+    axis, factor = squeeze
+    if axis == "x":
+        new_w = max(1, round(new_w / factor))
+    else:
+        new_h = max(1, round(new_h / factor))
+    if not flexible:
+        return new_w, new_h, size, size
+    return new_w, new_h, -(-new_w // 32) * 32, -(-new_h // 32) * 32
+
+
+def place(rgb: np.ndarray, canvas: int | tuple[int, int], new_w: int, new_h: int) -> np.ndarray:
+    """(3, H, W) float32 0..1: the photo resized to new_w x new_h, top-left in a canvas of `canvas` (side,
+    or width and height), grey 0.5 around."""
+    canvas_w, canvas_h = (canvas, canvas) if isinstance(canvas, int) else canvas
     h, w = rgb.shape[:2]
     interpolation = cv2.INTER_AREA if new_w * new_h < w * h else cv2.INTER_LINEAR
     resized = (
         rgb if (new_w, new_h) == (w, h) else cv2.resize(rgb, (new_w, new_h), interpolation=interpolation)
     )
-    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.float32)
-    canvas[:new_h, :new_w] = resized.astype(np.float32) * (1.0 / 255.0)
-    return np.ascontiguousarray(canvas.transpose(2, 0, 1))
+    out = np.full((canvas_h, canvas_w, 3), PAD_VALUE, dtype=np.float32)
+    out[:new_h, :new_w] = resized.astype(np.float32) * (1.0 / 255.0)
+    return np.ascontiguousarray(out.transpose(2, 0, 1))
 
 
 def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:
@@ -124,27 +156,20 @@ class TileDetector:
         check_io(session, "detector.onnx", INPUTS, OUTPUTS)
         self.session = session
         self.size = size
+        shape = session.get_inputs()[0].shape
+        self.flexible = not all(isinstance(d, int) for d in shape[2:4])  # any height and width accepted
 
     def raw_outputs(
         self, rgb: np.ndarray, square: bool = False, squeeze: Squeeze | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
-        """Heatmap, size, offset for one image ([2, G, G] each) and the input pixels per image pixel (x, y).
+        """Heatmap, size, offset for one image ([2, GH, GW] each) and the input pixels per image pixel
+        (x, y).
 
         `square` stretches the photo to S x S instead of the contract's letterbox (see Settings);
-        `squeeze` (axis, factor) then shrinks one side by that factor, the rest of the input grey."""
+        `squeeze` (axis, factor) then shrinks one side by that factor (see `input_layout`)."""
         h, w = rgb.shape[:2]
-        if square:
-            new_w, new_h = self.size, self.size
-        else:
-            fit = self.size / max(h, w)
-            new_w, new_h = max(1, min(self.size, round(w * fit))), max(1, min(self.size, round(h * fit)))
-        if squeeze is not None:
-            axis, factor = squeeze
-            if axis == "x":
-                new_w = max(1, round(new_w / factor))
-            else:
-                new_h = max(1, round(new_h / factor))
-        tensor = place(rgb, self.size, new_w, new_h)
+        new_w, new_h, canvas_w, canvas_h = input_layout(w, h, self.size, square, squeeze, self.flexible)
+        tensor = place(rgb, (canvas_w, canvas_h), new_w, new_h)
         heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
         return heatmap[0], size[0], offset[0], (new_w / w, new_h / h)
 
