@@ -54,3 +54,16 @@ def test_ordinary_photo_costs_no_extra_pass() -> None:
 
     first = boxes(30, 40, 14)
     assert unstretch(first, detect) == (first, None)
+
+
+def test_input_layout_of_plain_and_squeezed_passes() -> None:
+    from recognizer.detector import input_layout
+
+    # plain passes: the S x S input, the photo stretched to it or fitted keeping its aspect
+    assert input_layout(640, 480, 384, True, None, True) == (384, 384, 384, 384)
+    assert input_layout(640, 480, 384, False, None, False) == (384, 288, 384, 384)
+    # squeezed 8x in height: a fixed-size detector keeps the grey S x S input ...
+    assert input_layout(640, 640, 384, True, ("y", 8.0), False) == (384, 48, 384, 384)
+    # ... one that takes any size gets an input cut to the photo, a multiple of 32
+    assert input_layout(640, 640, 384, True, ("y", 8.0), True) == (384, 48, 384, 64)
+    assert input_layout(640, 640, 384, True, ("x", 5.0), True) == (77, 384, 96, 384)
