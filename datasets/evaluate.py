@@ -290,7 +290,8 @@ ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, Tr
 def collect_raw(
     recognizer: Recognizer, samples: list[Sample], low: float, variant: Variant | None = None
 ) -> list[Raw]:
-    """One detector and one classifier run per photo, at the lowest threshold of the sweep."""
+    """One detector and one classifier run per photo, at the lowest threshold of the sweep (the first pass
+    only: the squeezed retry of stretched photos, recognizer/unstretch.py, is not part of the sweep)."""
     raws = []
     for sample in samples:
         truth = sample.boxes
