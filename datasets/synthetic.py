@@ -1,8 +1,11 @@
-"""Synthetic mahjong scenes: tile faces (FluffyStuff CC0 SVGs) on tile bodies laid in rows on table
-textures, with perspective, lighting, blur and JPEG noise; written as YOLO folders (class = LABELS index).
+"""Synthetic mahjong scenes: tile faces on tile bodies laid in rows on table textures, with perspective,
+lighting, blur and JPEG noise; written as YOLO folders (class = LABELS index).
 
-Example: .venv/bin/python -m datasets.synthetic --out runs/synthetic --count 400 --seed 0
-Needs `cairosvg` (train extra) to render the SVGs; renders once and caches PNG faces in memory.
+Faces: the FluffyStuff CC0 riichi SVGs (34 faces), plus, when Debian's kdegames-mahjongg-data-kf5 is
+installed, the KMahjongg tilesets (all 42 faces with flowers and seasons; `datasets/kmahjongg_art.py`).
+
+Example: .venv/bin/python -m datasets.synthetic --out runs/synthetic2 --count 400 --seed 0
+Needs `cairosvg` (train extra) to render the SVGs; renders once and keeps the faces in memory.
 """
 
 from __future__ import annotations
@@ -51,8 +54,9 @@ class FaceArt:
     faces: dict[str, list[np.ndarray]]
 
 
-def render_faces(artwork: Path = ARTWORK_DIR, width: int = 120) -> FaceArt:
-    """Render every face SVG (Regular and Black variants) to RGBA arrays with cairosvg."""
+def render_faces(artwork: Path = ARTWORK_DIR, width: int = 120, kmahjongg: bool = True) -> FaceArt:
+    """Render every face SVG (Regular and Black variants) to RGBA arrays with cairosvg, and add the
+    KMahjongg tilesets' faces when asked and installed."""
     try:
         import cairosvg  # type: ignore[import-untyped]
         from PIL import Image
@@ -69,6 +73,11 @@ def render_faces(artwork: Path = ARTWORK_DIR, width: int = 120) -> FaceArt:
             png = cairosvg.svg2png(url=str(svg), output_width=width)
             rgba = np.array(Image.open(io.BytesIO(png)).convert("RGBA"))
             faces.setdefault(code, []).append(rgba)
+    if kmahjongg:
+        from datasets.kmahjongg_art import render_kmahjongg_faces
+
+        for code, more in render_kmahjongg_faces().items():
+            faces.setdefault(code, []).extend(more)
     return FaceArt(faces)
 
 
@@ -88,7 +97,7 @@ def render_tile(
         if rng.random() < 0.3:  # thin ivory layer between face and backing
             tile[h_face : h_face + max(side // 3, 1)] = ivory * 0.9
         variants = art.faces[code]
-        face = variants[int(rng.integers(len(variants)))] if rng.random() < 0.2 else variants[0]
+        face = variants[int(rng.integers(len(variants)))]
         m = rng.uniform(0.05, 0.12)
         fw, fh = max(int(w * (1 - 2 * m)), 2), max(int(h_face * (1 - 2 * m)), 2)
         f = cv2.resize(face, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -180,9 +189,10 @@ def scene(
     return img, out
 
 
-def write_yolo(out: Path, count: int, seed: int, size: tuple[int, int]) -> int:
+def write_yolo(out: Path, count: int, seed: int, size: tuple[int, int], kmahjongg: bool = True) -> int:
     """Render `count` scenes into out/{images,labels} plus data.yaml; returns the number of boxes."""
-    art = render_faces()
+    art = render_faces(kmahjongg=kmahjongg)
+    print(f"faces: {sum(len(v) for v in art.faces.values())} for {len(art.faces)} codes", flush=True)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     total = 0
@@ -219,11 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--width", type=int, default=640)
     ap.add_argument("--height", type=int, default=480)
+    ap.add_argument(
+        "--kmahjongg",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="add the KMahjongg tilesets' faces when installed (default: yes)",
+    )
     args = ap.parse_args(argv)
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
-    total = write_yolo(Path(args.out), args.count, args.seed, (args.width, args.height))
+    total = write_yolo(Path(args.out), args.count, args.seed, (args.width, args.height), args.kmahjongg)
     print(f"wrote {args.count} scenes, {total} boxes to {args.out}")
     return 0
 
