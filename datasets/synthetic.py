@@ -52,6 +52,7 @@ class FaceArt:
     """Rendered faces: code -> list of RGBA arrays (300x400 design scaled), for each variant."""
 
     faces: dict[str, list[np.ndarray]]
+    uniform: bool = False  # pick a face's artwork uniformly; else the first (Regular) 80 % of the time
 
 
 def render_faces(artwork: Path = ARTWORK_DIR, width: int = 120, kmahjongg: bool = True) -> FaceArt:
@@ -73,12 +74,15 @@ def render_faces(artwork: Path = ARTWORK_DIR, width: int = 120, kmahjongg: bool 
             png = cairosvg.svg2png(url=str(svg), output_width=width)
             rgba = np.array(Image.open(io.BytesIO(png)).convert("RGBA"))
             faces.setdefault(code, []).append(rgba)
+    added = False
     if kmahjongg:
         from datasets.kmahjongg_art import render_kmahjongg_faces
 
         for code, more in render_kmahjongg_faces().items():
             faces.setdefault(code, []).extend(more)
-    return FaceArt(faces)
+            added = True
+    # several artworks: each used as often; FluffyStuff alone keeps the mix runs/synthetic was made with
+    return FaceArt(faces, uniform=added)
 
 
 def render_tile(
@@ -97,7 +101,8 @@ def render_tile(
         if rng.random() < 0.3:  # thin ivory layer between face and backing
             tile[h_face : h_face + max(side // 3, 1)] = ivory * 0.9
         variants = art.faces[code]
-        face = variants[int(rng.integers(len(variants)))]
+        pick = art.uniform or rng.random() < 0.2
+        face = variants[int(rng.integers(len(variants)))] if pick else variants[0]
         m = rng.uniform(0.05, 0.12)
         fw, fh = max(int(w * (1 - 2 * m)), 2), max(int(h_face * (1 - 2 * m)), 2)
         f = cv2.resize(face, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32)
