@@ -6,6 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from recognizer.classifier import shrink_region
+
 CROP_W, CROP_H = 48, 64
 PAD = 0.1
 
@@ -27,26 +29,9 @@ def _warp(
 ) -> np.ndarray:
     """Map the three source points (crop top-left, top-right, bottom-left) onto a 48x64 crop."""
     dst = np.array([[0, 0], [CROP_W, 0], [0, CROP_H]], dtype=np.float32)
-    # crop pixels per image pixel along x and y: shrink each image axis on its own (a tall sliver keeps
-    # its width), to 1.5x the crop's resolution
-    linear = cv2.getAffineTransform(src.astype(np.float32), dst)[:, :2]
-    fx, fy = (min(1.5 * float(np.linalg.norm(linear[:, k])), 1.0) for k in (0, 1))
-    if antialias and min(fx, fy) < 1.0:
-        # area-downscale the region first so big boxes are not aliased
-        xs, ys = src[:, 0], src[:, 1]
-        far = src[1] + src[2] - src[0]
-        xs = np.append(xs, far[0])
-        ys = np.append(ys, far[1])
-        h, w = img.shape[:2]
-        rx0, ry0 = max(int(xs.min()) - 2, 0), max(int(ys.min()) - 2, 0)
-        rx1, ry1 = min(int(np.ceil(xs.max())) + 2, w), min(int(np.ceil(ys.max())) + 2, h)
-        if rx1 - rx0 >= 2 and ry1 - ry0 >= 2:
-            roi = img[ry0:ry1, rx0:rx1]
-            nw, nh = max(int((rx1 - rx0) * fx), 1), max(int((ry1 - ry0) * fy), 1)
-            img = cv2.resize(roi, (nw, nh), interpolation=cv2.INTER_AREA)
-            src = (src - np.array([rx0, ry0], dtype=np.float32)) * np.array(
-                [nw / (rx1 - rx0), nh / (ry1 - ry0)], dtype=np.float32
-            )
+    if antialias:  # area-downscale the region first, as the runtime does, so big boxes are not aliased
+        img, shift, stretch = shrink_region(img, src, (CROP_H, CROP_W))
+        src = (src - shift) * stretch
     m = cv2.getAffineTransform(src.astype(np.float32), dst)
     border = cv2.BORDER_REFLECT101 if border_random and rng.random() < 0.5 else cv2.BORDER_CONSTANT
     value = (127, 127, 127)

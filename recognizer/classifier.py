@@ -60,19 +60,21 @@ def crop_corners(box: np.ndarray, pad: float, flip: bool = False, sideways: bool
     return np.asarray(corners, dtype=np.float32)
 
 
-def cut_crops(rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int], views: list[View]) -> list:
-    """Crops (H, W, 3 uint8) of one box, one per view; big boxes are area-shrunk first."""
-    crop_h, crop_w = size
+def shrink_region(
+    rgb: np.ndarray, corners: np.ndarray, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Area-shrink the part of `rgb` a crop reads (`corners`: source points of the crop's top-left,
+    top-right and bottom-left), each photo axis on its own to 1.5x the crop's (H, W) `size` resolution, so
+    a big tile in a 12 MP photo is not aliased and a tall sliver (a stretched photo) keeps its width.
+    Returns the image to warp from and how to map corners into it: (corners - shift) * stretch."""
     image, shift, stretch = rgb, np.zeros(2, np.float32), np.ones(2, np.float32)
-    first = crop_corners(box, pad)
+    crop_h, crop_w = size
     target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
-    # crop pixels per photo pixel along x and y; each axis is area-shrunk on its own to 1.5x the crop's
-    # resolution, so a tall sliver (a stretched photo) keeps its width while its height is reduced
-    linear = cv2.getAffineTransform(first, target)[:, :2]
+    linear = cv2.getAffineTransform(corners.astype(np.float32), target)[:, :2]  # crop px per photo px
     fx, fy = (min(1.5 * float(np.linalg.norm(linear[:, k])), 1.0) for k in (0, 1))
-    if min(fx, fy) < 1.0:  # area-average the region first so a big tile in a 12 MP photo is not aliased
-        far = first[1] + first[2] - first[0]
-        xs, ys = np.append(first[:, 0], far[0]), np.append(first[:, 1], far[1])
+    if min(fx, fy) < 1.0:
+        far = corners[1] + corners[2] - corners[0]
+        xs, ys = np.append(corners[:, 0], far[0]), np.append(corners[:, 1], far[1])
         h, w = rgb.shape[:2]
         rx0, ry0 = max(int(xs.min()) - 2, 0), max(int(ys.min()) - 2, 0)
         rx1, ry1 = min(int(np.ceil(xs.max())) + 2, w), min(int(np.ceil(ys.max())) + 2, h)
@@ -81,6 +83,14 @@ def cut_crops(rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int
             image = cv2.resize(rgb[ry0:ry1, rx0:rx1], (nw, nh), interpolation=cv2.INTER_AREA)
             shift = np.array([rx0, ry0], np.float32)
             stretch = np.array([nw / (rx1 - rx0), nh / (ry1 - ry0)], np.float32)
+    return image, shift, stretch
+
+
+def cut_crops(rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int], views: list[View]) -> list:
+    """Crops (H, W, 3 uint8) of one box, one per view; big boxes are area-shrunk first (`shrink_region`)."""
+    crop_h, crop_w = size
+    image, shift, stretch = shrink_region(rgb, crop_corners(box, pad), size)
+    target = np.array([[0, 0], [crop_w, 0], [0, crop_h]], np.float32)
     crops = []
     for sideways, flip in views:
         src = (crop_corners(box, pad, flip, sideways) - shift) * stretch

@@ -46,12 +46,11 @@ def input_layout(
     to the photo, rounded up to a multiple of 32 (a pass squeezed 8x costs about an eighth), else the
     S x S input with grey around. (Measured on the 34 stretched valid photos: a 640 or 512 side for the
     unsqueezed axis was no better than S = 384.)"""
-    side = size
     if square:
-        new_w, new_h = side, side
+        new_w, new_h = size, size
     else:
-        fit = side / max(h, w)
-        new_w, new_h = max(1, min(side, round(w * fit))), max(1, min(side, round(h * fit)))
+        fit = size / max(h, w)
+        new_w, new_h = max(1, min(size, round(w * fit))), max(1, min(size, round(h * fit)))
     if squeeze is None:
         return new_w, new_h, size, size
     axis, factor = squeeze
@@ -83,9 +82,8 @@ def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:
 
     Returns the tensor and the ratio (input pixels per image pixel)."""
     h, w = rgb.shape[:2]
-    ratio = size / max(h, w)
-    new_w, new_h = max(1, min(size, round(w * ratio))), max(1, min(size, round(h * ratio)))
-    return place(rgb, size, new_w, new_h), ratio
+    new_w, new_h, _, _ = input_layout(w, h, size, square=False, squeeze=None, flexible=False)
+    return place(rgb, size, new_w, new_h), size / max(h, w)
 
 
 def peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
