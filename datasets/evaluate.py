@@ -9,6 +9,7 @@ Examples:
   .venv/bin/python -m datasets.evaluate
   .venv/bin/python -m datasets.evaluate --variants --limit 60 --json runs/eval.json
   .venv/bin/python -m datasets.evaluate --sweep          # tune threshold and test-time turns
+  .venv/bin/python -m datasets.evaluate --skip-valid --scenes runs/synthetic   # held-out synthetic scenes
 """
 
 from __future__ import annotations
@@ -27,7 +28,16 @@ from typing import Any
 import numpy as np
 
 from datasets.row_strip import is_row_strip
-from datasets.yolo import BACK, DATA_ENV, LABELS, Sample, data_dir, placeholder_labelled, read_split
+from datasets.yolo import (
+    BACK,
+    DATA_ENV,
+    LABELS,
+    Sample,
+    data_dir,
+    placeholder_labelled,
+    read_folder,
+    read_split,
+)
 from recognizer.classifier import Combine, TurnMode, View, combine_views, softmax, view_plan
 from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
@@ -54,7 +64,9 @@ class Tally:
     small_photos: int = 0
     small_right: int = 0
     codes_right: int = 0  # the multiset of codes is right, wherever the boxes are
-    found_backs: int = 0  # face-down tiles reported (the dataset has none)
+    found_backs: int = 0  # face-down tiles reported (the real photos have none; synthetic scenes do)
+    truth_backs: int = 0
+    backs_right: int = 0  # truth face-down tiles matched by a box reported face-down
     unsure: int = 0  # found tiles below the uncertainty mark the CLI and app show
     unsure_wrong: int = 0
     sure_wrong: int = 0
@@ -88,6 +100,8 @@ class Tally:
         self.truth += len(truth_cls)
         self.found += len(found_cls)
         self.found_backs += int((found_cls == BACK).sum())
+        self.truth_backs += int((truth_cls == BACK).sum())
+        self.backs_right += sum(int(truth_cls[j] == BACK == found_cls[i]) for i, j in pairs)
         self.boxes_matched += len(pairs)
         self.tiles_right += right
         all_right = right == len(truth_cls) == len(found_cls)
@@ -110,6 +124,9 @@ class Tally:
             "truth_tiles": self.truth,
             "found_tiles": self.found,
             "found_backs": self.found_backs,
+            "truth_backs": self.truth_backs,
+            "back_precision": share(self.backs_right, self.found_backs),
+            "back_recall": share(self.backs_right, self.truth_backs),
             "tile_precision": precision,
             "tile_recall": recall,
             "tile_f1": share(2 * self.tiles_right, self.found + self.truth),
@@ -387,6 +404,9 @@ def print_report(name: str, tally: Tally, top: int = 12) -> None:
     print(f"flagged uncertain (confidence < {UNCERTAIN_BELOW}) {s['flagged_uncertain']:.3f} of found tiles; "
           f"{s['flagged_that_were_wrong']:.3f} of those wrong, {s['unflagged_that_were_wrong']:.3f} of the "
           f"rest wrong")  # fmt: skip
+    if s["truth_backs"]:
+        print(f"face-down tiles: {s['truth_backs']} in truth, precision {s['back_precision']:.3f}  "
+              f"recall {s['back_recall']:.3f}")  # fmt: skip
     print(f"seconds per photo (load + recognize) {s['seconds_per_photo']:.3f}")
     print("weakest classes (code boxes accuracy mistaken_for):")
     for row in tally.per_class_table()[:top]:
@@ -417,7 +437,15 @@ def main(argv: list[str] | None = None) -> int:
     names = ", ".join(VARIANTS)
     parser.add_argument("--variants", nargs="*", metavar="NAME", choices=sorted(VARIANTS),
                         help=f"also evaluate 12 MP variants (all, or those named: {names})")  # fmt: skip
-    parser.add_argument("--skip-valid", action="store_true", help="only the variants")
+    parser.add_argument("--skip-valid", action="store_true", help="only the variants / scenes")
+    parser.add_argument(
+        "--scenes",
+        type=Path,
+        help="also evaluate synthetic scenes from this "
+        "datasets.synthetic folder (they have face-down tiles; the real photos have none)",
+    )
+    parser.add_argument("--scenes-from", type=int, default=300, metavar="N",
+                        help="skip its first N scenes (the training stages use scenes 0..299)")  # fmt: skip
     parser.add_argument("--sweep", action="store_true", help="compare thresholds and test-time turns")
     parser.add_argument(
         "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
@@ -482,6 +510,15 @@ def main(argv: list[str] | None = None) -> int:
                 "per_class": tally.per_class_table(),
                 "subsets": {sub: t.summary() for sub, t in subsets.items()},
             }
+    if args.scenes is not None:
+        scenes = read_folder(args.scenes)[args.scenes_from :][: args.limit]
+        if not scenes:
+            print(f"evaluate: no scenes after the first {args.scenes_from} in {args.scenes}", file=sys.stderr)
+            return 2
+        print(f"evaluating {len(scenes)} synthetic scenes from {args.scenes} ...", file=sys.stderr)
+        tally = evaluate(recognizer, scenes)
+        print_report(f"synthetic scenes {args.scenes} [{args.scenes_from}:]", tally)
+        out["scenes"] = tally.summary() | {"per_class": tally.per_class_table(), "folder": str(args.scenes)}
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(out, indent=1))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from datasets.evaluate import VARIANTS, Tally, match
+from datasets.yolo import BACK
 from recognizer import load_image
 
 TRUTH = np.array([[10, 10, 50, 66], [60, 10, 100, 66], [110, 10, 150, 66]], np.float32)
@@ -35,6 +36,16 @@ def test_wrong_code_extra_box_and_miss() -> None:
     assert s["classification_accuracy"] == 0.5 and s["photos_all_right"] == 0.0
     assert tally.confusions == {(1, 5): 1}
     assert tally.per_class_table()[0]["code"] == "2m"
+
+
+def test_face_down_tiles_are_counted_on_their_own() -> None:
+    tally = Tally()
+    truth_codes = np.array([0, BACK, BACK])
+    found_codes = np.array([BACK, BACK, 3])  # a face-up tile called back, one back right, one back missed
+    tally.add(TRUTH, found_codes, np.ones(3), TRUTH, truth_codes)
+    s = tally.summary()
+    assert (s["truth_backs"], s["found_backs"]) == (2, 2)
+    assert s["back_precision"] == 0.5 and s["back_recall"] == 0.5
 
 
 def test_match_is_one_to_one() -> None:

@@ -269,3 +269,22 @@ def test_detector_input_from_labels_json_unless_set(tmp_path: Path) -> None:
     (folder / "labels.json").write_text(json.dumps(config | {"detector_input": "round"}))
     with pytest.raises(ModelError, match="detector_input must be 'square' or 'letterbox'"):
         Recognizer(folder)
+
+
+def test_weak_face_down_boxes_need_the_classifier_to_agree() -> None:
+    """A face-down box scored >= back_lock is "back" whatever the classifier says; a weaker one only when
+    the classifier also reads a back (else its face-up reading stands)."""
+    back = pipeline.LABELS.index("back")
+    xyxy = np.array([[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14]], np.float32)
+    boxes = pipeline.TileBoxes(xyxy, np.array([0.9, 0.5, 0.5], np.float32), np.array([True, True, True]))
+    probs = np.full((3, len(pipeline.LABELS)), 0.001, np.float32)
+    probs[0, 4] = probs[1, 4] = 0.95  # 5m
+    probs[2, back] = 0.95
+    settings = Settings(back_lock=0.6)
+    assert pipeline.decide(boxes, probs, 1.0, settings).codes == ["back", "5m", "back"]
+    assert pipeline.decide(boxes, probs, 1.0, replace(settings, back_lock=0.4)).codes == ["back"] * 3
+    assert pipeline.decide(boxes, probs, 1.0, replace(settings, back_from_detector=False)).codes == [
+        "5m",
+        "5m",
+        "back",
+    ]
