@@ -3,6 +3,7 @@
 Example:
   .venv/bin/python -m datasets.export_onnx \
       --detector runs/detector/best.pt --classifier runs/classifier/best.pt
+  (several --classifier checkpoints export as one averaging ensemble, datasets.models.ClassifierEnsemble)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from datasets.models import TileClassifier, TileDetector
+from datasets.models import ClassifierEnsemble, TileClassifier, TileDetector
 from datasets.tile_crops import CROP_H, CROP_W, PAD
 from datasets.yolo import LABELS, PROJECT_ROOT
 
@@ -61,10 +62,27 @@ def load_state(path: Path) -> tuple[dict, dict]:
     return ck["model"], ck.get("args", {})
 
 
+def load_classifier(paths: list[str]) -> torch.nn.Module:
+    """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode."""
+    members = []
+    for path in paths:
+        state, train_args = load_state(Path(path))
+        member = TileClassifier(len(LABELS), train_args.get("width", 32))
+        member.load_state_dict(state)
+        members.append(member)
+    model = members[0] if len(members) == 1 else ClassifierEnsemble(members)
+    return model.eval()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--detector", default="runs/detector/best.pt")
-    ap.add_argument("--classifier", default="runs/classifier/best.pt")
+    ap.add_argument(
+        "--classifier",
+        nargs="+",
+        default=["runs/classifier/best.pt"],
+        help="one checkpoint, or several: exported as one model that averages their probabilities",
+    )
     ap.add_argument("--out", default=str(PROJECT_ROOT / "models"))
     ap.add_argument(
         "--threshold",
@@ -74,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for p in (args.detector, args.classifier):
+    for p in (args.detector, *args.classifier):
         if not Path(p).is_file():
             print(f"error: checkpoint not found: {p}", file=sys.stderr)
             return 2
@@ -92,10 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     d_err = _check(det_path, det, torch.rand(3, 3, size, size), ["heatmap", "size", "offset"])
     d_err = max(d_err, _check(det_path, det, torch.rand(1, 3, 96, 640), ["heatmap", "size", "offset"]))
 
-    cls_state, cls_args = load_state(Path(args.classifier))
-    cls = TileClassifier(len(LABELS), cls_args.get("width", 32))
-    cls.load_state_dict(cls_state)
-    cls.eval()
+    cls = load_classifier(args.classifier)
     cls_path = out / "classifier.onnx"
     _export(cls, torch.rand(2, 3, CROP_H, CROP_W), cls_path, "crops", ["logits"])
     c_err = _check(cls_path, cls, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])

@@ -37,6 +37,19 @@ class TileClassifier(nn.Module):
         return self.head(self.features(x))
 
 
+class ClassifierEnsemble(nn.Module):
+    """Several trained classifiers as one: log of their mean probabilities (valid logits for a softmax),
+    so an ensemble exports as one classifier.onnx with the same contract."""
+
+    def __init__(self, members: list[TileClassifier]) -> None:
+        super().__init__()
+        self.members = nn.ModuleList(members)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        probs = torch.stack([m(x).softmax(dim=1) for m in self.members]).mean(dim=0)
+        return probs.clamp_min(1e-12).log()
+
+
 class TileDetector(nn.Module):
     """Small encoder (stride 32) with a top-down path back to stride 4; heads: heatmap (2, sigmoid in
     eval/export), size (2, input pixels), offset (2, 0..1)."""

@@ -90,7 +90,9 @@ class Recognizer:
         if not s.unstretch:
             return first
         boxes, _ = unstretch(
-            first, lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze)
+            first,
+            lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze),
+            s.back_lock if s.back_from_detector else 1.0,
         )
         return boxes
 

@@ -45,18 +45,27 @@ def confidence_mass(boxes: TileBoxes) -> float:
     return float(boxes.score.sum())
 
 
-def unstretch(first: TileBoxes, detect: Callable[[Squeeze], TileBoxes]) -> tuple[TileBoxes, Squeeze | None]:
+def sure(boxes: TileBoxes, back_lock: float) -> TileBoxes:
+    """The boxes that count when passes are judged: face-up ones, and face-down ones scored at least
+    `back_lock` (weaker face-down boxes wait for the classifier; a stretched row gives a few of them)."""
+    return boxes.select(np.nonzero(~boxes.back | (boxes.score >= back_lock))[0])
+
+
+def unstretch(
+    first: TileBoxes, detect: Callable[[Squeeze], TileBoxes], back_lock: float = 0.0
+) -> tuple[TileBoxes, Squeeze | None]:
     """The first pass, or a squeezed pass (`detect(squeeze)`, boxes in the photo's pixels) that finds
-    clearly more: at least twice the first pass's confidence mass and 1.5 more. Returns the boxes and the
-    squeeze used (None for the first pass)."""
-    axes = stretched_axes(first)
-    best, best_mass, used = first, confidence_mass(first), None
+    clearly more: at least twice the first pass's confidence mass and 1.5 more, counting only `sure`
+    boxes. Returns the boxes and the squeeze used (None for the first pass)."""
+    judged = sure(first, back_lock)
+    axes = stretched_axes(judged)
+    best, best_mass, used = first, confidence_mass(judged), None
     bar = max(2 * best_mass, best_mass + 1.5)
     for axis in axes:
         for factor in FACTORS:
             squeeze: Squeeze = (axis, factor)
             found = detect(squeeze)
-            mass = confidence_mass(found)
+            mass = confidence_mass(sure(found, back_lock))
             if mass >= bar and mass > best_mass:
                 best, best_mass, used = found, mass, squeeze
     return best, used

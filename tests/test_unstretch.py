@@ -67,3 +67,17 @@ def test_input_layout_of_plain_and_squeezed_passes() -> None:
     # ... one that takes any size gets an input cut to the photo, a multiple of 32
     assert input_layout(640, 640, 384, True, ("y", 8.0), True) == (384, 48, 384, 64)
     assert input_layout(640, 640, 384, True, ("x", 5.0), True) == (77, 384, 96, 384)
+
+
+def test_weak_face_down_boxes_do_not_count_when_passes_are_judged() -> None:
+    """Two weak face-down boxes beside a stretched row's one face-up box must not hide the row: the
+    retry for too few boxes still runs, and their scores do not raise the bar."""
+    first = boxes(20, 40, 3, score=0.5)
+    first.back[1:] = True  # face-down boxes scored 0.5, below the lock of 0.6
+
+    def detect(squeeze: Squeeze) -> TileBoxes:
+        return boxes(30, 40, 9 if squeeze == ("x", 5.0) else 1, score=0.9)
+
+    assert unstretch(first, detect)[1] is None  # all three counted: ordinary shapes, no retry
+    found, used = unstretch(first, detect, back_lock=0.6)
+    assert used == ("x", 5.0) and len(found) == 9
