@@ -515,10 +515,18 @@ def main(argv: list[str] | None = None) -> int:
         if not scenes:
             print(f"evaluate: no scenes after the first {args.scenes_from} in {args.scenes}", file=sys.stderr)
             return 2
-        print(f"evaluating {len(scenes)} synthetic scenes from {args.scenes} ...", file=sys.stderr)
-        tally = evaluate(recognizer, scenes)
-        print_report(f"synthetic scenes {args.scenes} [{args.scenes_from}:]", tally)
-        out["scenes"] = tally.summary() | {"per_class": tally.per_class_table(), "folder": str(args.scenes)}
+        out["scenes"] = {"folder": str(args.scenes), "from": args.scenes_from}
+        chosen = (
+            [] if args.variants is None else [n for n in VARIANTS if not args.variants or n in args.variants]
+        )
+        for name in [None, *chosen]:  # as generated (640x480, 4:3), then the 12 MP variants of each scene
+            label = name or "as generated"
+            print(
+                f"evaluating {len(scenes)} synthetic scenes from {args.scenes} ({label}) ...", file=sys.stderr
+            )
+            tally = evaluate(recognizer, scenes, VARIANTS[name] if name else None)
+            print_report(f"synthetic scenes {args.scenes} [{args.scenes_from}:], {label}", tally)
+            out["scenes"][label] = tally.summary() | {"per_class": tally.per_class_table()}
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(out, indent=1))
