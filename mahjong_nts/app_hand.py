@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mahjong_nts.app_state import HandEditor
+from mahjong_nts.app_state import BACK, HandEditor, is_bonus
 from scoring import InputError, hand_from_dict, parse_tiles, score_hand
 
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
@@ -217,3 +217,40 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
         return Evaluation(hand, score_dict(hand), sets, tuple(kong_codes), notes=tuple(notes))
     except InputError as problem:
         return Evaluation(problem=problem, notes=tuple(notes))
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One photographed tile changed to one of the recognizer's alternatives for it."""
+
+    index: int  # place in editor.tiles
+    read: str
+    to: str
+
+
+def completing_swaps(editor: HandEditor, role: str = "winner", limit: int = 3) -> list[Swap]:
+    """Changes of one tile to one of its alternatives that turn a winner's hand without a mahjong shape
+    into a complete hand: the least certain tiles first, then each tile's alternatives in the recognizer's
+    order. Tiles the player set or corrected are not second-guessed. Suggestions only: the page offers
+    them, the player decides (a misread tile usually has the right code among its alternatives)."""
+    if role != "winner":
+        return []
+    readings = [
+        (tile.confidence, i)
+        for i, tile in enumerate(editor.tiles)
+        if tile.confidence is not None and not tile.corrected and tile.code != BACK and tile.alternatives
+    ]
+    found: list[Swap] = []
+    for _, i in sorted(readings):
+        tile = editor.tiles[i]
+        for code in tile.alternatives:
+            if code in (tile.code, BACK) or is_bonus(code):
+                continue
+            tiles = list(editor.tiles)
+            tiles[i] = replace(tile, code=code)
+            trial = evaluate(replace(editor, tiles=tiles), role)
+            if trial.result is not None and trial.result.get("valid"):
+                found.append(Swap(i, tile.code, code))
+                if len(found) == limit:
+                    return found
+    return found

@@ -80,6 +80,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{count} omgekeerde stenen naast {tile}: een gesloten kong van {tile}?",
         "{count} face-down tiles beside {tile}: a concealed kong of {tile}?",
     ),
+    "swap_hint": (
+        "Dit is nog geen mahjong. Met één van deze stenen anders gelezen wel:",
+        "This is not mahjong yet. With one of these tiles read differently it is:",
+    ),
+    "swap_apply": ("Steen {n}: {read} → {to}", "Tile {n}: {read} → {to}"),
     "kong_hint_apply": ("Ja, gesloten kong van {tile}", "Yes, concealed kong of {tile}"),
     "face_down_left": (
         "Er liggen nog {count} omgekeerde stenen: kies in de tabel welke steen het is.",

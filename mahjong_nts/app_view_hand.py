@@ -15,7 +15,15 @@ import pandas as pd
 import streamlit as st
 
 from mahjong_nts.app_deps import AppDeps
-from mahjong_nts.app_hand import RULESETS, WIN_FLAGS, WINDS, Evaluation, HandProblem, evaluate
+from mahjong_nts.app_hand import (
+    RULESETS,
+    WIN_FLAGS,
+    WINDS,
+    Evaluation,
+    HandProblem,
+    completing_swaps,
+    evaluate,
+)
 from mahjong_nts.app_i18n import item_name, reason_text, t, wind_name
 from mahjong_nts.app_photo import BACK, PhotoReading, draw_tiles
 from mahjong_nts.app_state import (
@@ -513,8 +521,27 @@ def structure_and_score(editor: HandEditor, lang: str, prefix: str, role: str) -
         evaluation, ms = timed_evaluate(editor, role)
     st.subheader(t(lang, "score"))
     score_view(evaluation, lang, prefix, role)
+    swap_suggestions(editor, evaluation, lang, prefix, role)
     st.caption(t(lang, "scoring_time", ms=ms))
     return evaluation
+
+
+def swap_suggestions(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: str, role: str) -> None:
+    """A hand without a mahjong shape: offer the one-tile changes among the recognizer's alternatives
+    that complete it (app_hand.completing_swaps); the player picks one or none."""
+    result = evaluation.result
+    if result is None or result.get("valid") or result.get("reason_code") != "no_winning_shape":
+        return
+    swaps = completing_swaps(editor, role)
+    if not swaps:
+        return
+    st.info(t(lang, "swap_hint"))
+    for swap in swaps:
+        label = t(lang, "swap_apply", n=swap.index + 1, read=tile_label(swap.read, lang),
+                  to=tile_label(swap.to, lang))  # fmt: skip
+        if st.button(label, key=f"{prefix}-swap-{editor.version}-{swap.index}-{swap.to}"):
+            set_tile(editor, swap.index, swap.to)
+            st.rerun()
 
 
 def render_hand_tab(

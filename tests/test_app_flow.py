@@ -154,6 +154,22 @@ def test_sample_photo_corrected_and_toggled_gives_the_right_total(deps: AppDeps)
     assert "Schoon spel" in list(breakdown.iloc[:, 0])
 
 
+def test_a_misread_tile_that_breaks_the_hand_is_offered_as_a_one_click_fix(deps: AppDeps) -> None:
+    at = start(deps)
+    prefix = f"hand-{photo_key(HAND1.read_bytes())}"
+    assert any("geen mahjong-vorm" in e for e in texts(at, "error"))
+    assert any("Met één van deze stenen" in i for i in texts(at, "info"))
+    fix = widget(at.button, f"{prefix}-swap-")
+    assert fix.label == "Steen 11: 6z · Groene draak → 7z · Rode draak"
+    fix.click().run()
+    assert not at.exception
+    assert sorted(parse_tiles(widget(at.text_input, f"{prefix}-notation").value)) == sorted(
+        parse_tiles("11z 123p 444p 777z 444z 4f")
+    )
+    assert any("Geldige mahjong" in s for s in texts(at, "success"))
+    assert not [b for b in at.button if b.key and "-swap-" in b.key]
+
+
 def test_corrections_survive_reruns_and_photo_switches(deps: AppDeps) -> None:
     at = start(deps)
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"

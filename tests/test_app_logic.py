@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.app_hand import HandProblem, build_hand_dict, choose_kongs, evaluate, score_dict
+from mahjong_nts.app_hand import (
+    HandProblem,
+    build_hand_dict,
+    choose_kongs,
+    completing_swaps,
+    evaluate,
+    score_dict,
+)
 from mahjong_nts.app_photo import BACK, PhotoReading, TileRead
 from mahjong_nts.app_state import (
     REMOVE_COLUMN,
@@ -249,3 +256,30 @@ def test_the_set_a_discard_completed_is_not_offered_as_declared_open() -> None:
     assert "7z7z7z" not in offered and "4z4z4z" in offered
     editor.self_drawn = True
     assert "7z7z7z" in {"".join(s.tiles) for s in evaluate(editor).sets}
+
+
+def test_swaps_that_complete_the_hand_come_from_the_alternatives_least_certain_first() -> None:
+    codes = parse_tiles("11z 123p 444p 77z 6z 444z")
+    tiles = [EditorTile(c, 0.95, None, (c, "9p"), c) for c in codes]
+    tiles[10] = EditorTile("6z", 0.41, None, ("6z", "5z", "7z"), "6z")  # the third red dragon, misread
+    tiles[3] = EditorTile("2p", 0.55, None, ("2p", "7z"), "2p")  # less sure, but 7z there completes nothing
+    editor = HandEditor(tiles=tiles, winning_tile="1z")
+    assert evaluate(editor).result["reason_code"] == "no_winning_shape"  # type: ignore[index]
+    swaps = completing_swaps(editor)
+    assert [(s.index, s.read, s.to) for s in swaps] == [(10, "6z", "7z")]
+    set_tile(editor, 10, "7z")
+    assert evaluate(editor).result["valid"]  # type: ignore[index]
+    assert completing_swaps(editor) == []  # nothing to suggest once the hand counts
+
+
+def test_no_swaps_for_corrected_tiles_tiles_typed_in_or_a_loser() -> None:
+    codes = parse_tiles("11z 123p 444p 77z 6z 444z")
+    read = [EditorTile(c, 0.41, None, ("6z", "7z"), c) for c in codes]
+    editor = HandEditor(tiles=[*read[:10], EditorTile("6z", 0.41, None, ("6z", "7z"), "5z"), *read[11:]])
+    editor.winning_tile = "1z"
+    assert completing_swaps(editor) == []  # the player changed that tile from 5z to 6z: left alone
+    typed = editor_of("11z 123p 444p 77z 6z 444z", winning_tile="1z")
+    assert completing_swaps(typed) == []  # no recognizer readings, nothing to offer
+    editor.tiles[10] = EditorTile("6z", 0.41, None, ("6z", "7z"), "6z")
+    assert [s.to for s in completing_swaps(editor)] == ["7z"]
+    assert completing_swaps(editor, role="loser") == []
