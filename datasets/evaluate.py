@@ -519,12 +519,13 @@ def main(argv: list[str] | None = None) -> int:
         chosen = (
             [] if args.variants is None else [n for n in VARIANTS if not args.variants or n in args.variants]
         )
-        for name in [None, *chosen]:  # as generated (640x480, 4:3), then the 12 MP variants of each scene
-            label = name or "as generated"
+        scene_variants: list[str | None] = [None, *chosen]  # as generated (640x480), then 12 MP variants
+        for scene_variant in scene_variants:
+            label = scene_variant or "as generated"
             print(
                 f"evaluating {len(scenes)} synthetic scenes from {args.scenes} ({label}) ...", file=sys.stderr
             )
-            tally = evaluate(recognizer, scenes, VARIANTS[name] if name else None)
+            tally = evaluate(recognizer, scenes, VARIANTS[scene_variant] if scene_variant else None)
             print_report(f"synthetic scenes {args.scenes} [{args.scenes_from}:], {label}", tally)
             out["scenes"][label] = tally.summary() | {"per_class": tally.per_class_table()}
     if args.json:
