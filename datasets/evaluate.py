@@ -10,6 +10,7 @@ Examples:
   .venv/bin/python -m datasets.evaluate --variants --limit 60 --json runs/eval.json
   .venv/bin/python -m datasets.evaluate --sweep          # tune threshold and test-time turns
   .venv/bin/python -m datasets.evaluate --skip-valid --scenes runs/synthetic   # held-out synthetic scenes
+  .venv/bin/python -m datasets.evaluate --audited        # against the labels corrected by eye
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from datasets.audit import AUDIT_FILE, AuditMismatch, audited, load_fixes
 from datasets.row_strip import is_row_strip
 from datasets.yolo import (
     BACK,
@@ -437,6 +439,11 @@ def main(argv: list[str] | None = None) -> int:
     names = ", ".join(VARIANTS)
     parser.add_argument("--variants", nargs="*", metavar="NAME", choices=sorted(VARIANTS),
                         help=f"also evaluate 12 MP variants (all, or those named: {names})")  # fmt: skip
+    parser.add_argument(
+        "--audited",
+        action="store_true",
+        help="score valid against the labels corrected by eye (datasets/valid_audit.json)",
+    )
     parser.add_argument("--skip-valid", action="store_true", help="only the variants / scenes")
     parser.add_argument(
         "--scenes",
@@ -462,6 +469,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipping: valid split not found at {root} (pass --data or set {DATA_ENV})", file=sys.stderr)
         return 0
     samples = read_split(root, "valid")[: args.limit]
+    if args.audited:
+        try:
+            samples, changed = audited(samples, load_fixes())
+        except AuditMismatch as exc:
+            print(f"evaluate: {exc}", file=sys.stderr)
+            return 2
+        print(f"audited labels: {changed} labels corrected ({AUDIT_FILE.name})", file=sys.stderr)
     settings = replace(Settings(), square_detector_input=args.square_detector_input)
     if args.threshold is not None:
         settings = replace(settings, threshold=args.threshold)
@@ -471,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
     settings = recognizer.settings  # the threshold resolved from labels.json
-    out: dict[str, Any] = {"settings": asdict(settings), "data": str(root)}
+    out: dict[str, Any] = {"settings": asdict(settings), "data": str(root), "audited_labels": args.audited}
 
     if args.sweep:
         variant = VARIANTS[args.sweep_variant] if args.sweep_variant else None
