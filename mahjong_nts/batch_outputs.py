@@ -15,12 +15,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mahjong_nts.batch_suggest import suggestion_text
+
 CSV_COLUMNS = (
     "file",
     "tiles_read",
     "tiles_used",
     "valid",
     "reason",
+    "suggestion",
     "base_points",
     "doublings",
     "limit_hand",
@@ -99,6 +102,7 @@ def csv_row(record: Mapping[str, Any]) -> dict[str, Any]:
         "tiles_used": hand_text(record.get("hand")),
         "valid": "" if not result else str(bool(result.get("valid"))).lower(),
         "reason": result.get("reason") or "",
+        "suggestion": suggestion_text(record.get("suggestion")),
         "base_points": result.get("base_points", ""),
         "doublings": result.get("doublings", ""),
         "limit_hand": f"{limit['name']} ({limit['value']})" if limit else "",

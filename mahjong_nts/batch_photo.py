@@ -18,6 +18,7 @@ import numpy as np
 from mahjong_nts.batch_hand import ReadTile, plan_hand
 from mahjong_nts.batch_outputs import atomic_write_bytes
 from mahjong_nts.batch_sidecar import PhotoContext
+from mahjong_nts.batch_suggest import NO_SHAPE, completing_swap
 from mahjong_nts.messages import one_line
 
 ANNOTATED_DIR = "annotated"
@@ -101,6 +102,7 @@ def new_record(job: PhotoJob, error: str | None = None) -> dict[str, Any]:
         "assumed": [],
         "result": None,
         "annotated": None,
+        "suggestion": None,
         "error": error,
     }
 
@@ -138,6 +140,8 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
                 hand = hand_from_dict(plan.hand)
                 record["hand"] = hand_to_dict(hand)
                 record["result"] = score_hand(hand).to_dict()
+                if record["result"].get("reason_code") == NO_SHAPE:
+                    record["suggestion"] = completing_swap(photo.tiles, read, job.context.given)
             except InputError as problem:
                 record["error"] = f"hand: {one_line(problem)}"
             except Exception as problem:  # a scorer bug: this photo's error, the batch goes on

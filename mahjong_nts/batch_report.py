@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from mahjong_nts.batch_hand import STATED_DEFAULTS, show_value
 from mahjong_nts.batch_outputs import confidence_stats, hand_text, outcome_counts, reading_text
+from mahjong_nts.batch_suggest import suggestion_text
 
 CSS = """
 body { font: 11pt/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
@@ -82,6 +83,9 @@ def _summary(records: Sequence[Mapping[str, Any]], low_confidence: float) -> str
             status = "mahjong"
         else:
             status = f'<span class="invalid">no mahjong: {_e(result.get("reason"))}</span>'
+            hint = suggestion_text(record.get("suggestion"))
+            if hint:
+                status += f'<br><span class="muted">{_e(hint)}</span>'
         _, low = confidence_stats(record.get("tiles") or [])
         low_text = "" if low is None else f"{low:.2f}"
         rows.append(
@@ -132,7 +136,7 @@ def _photo_section(
     parts.append(_warnings(record, low_confidence))
     result = record.get("result")
     if result:
-        parts.append(_breakdown(result))
+        parts.append(_breakdown(result, record.get("suggestion")))
     parts.append("</section>")
     return "\n".join(part for part in parts if part)
 
@@ -205,7 +209,7 @@ def _warnings(record: Mapping[str, Any], threshold: float) -> str:
     )
 
 
-def _breakdown(result: Mapping[str, Any]) -> str:
+def _breakdown(result: Mapping[str, Any], suggestion: Mapping[str, Any] | None = None) -> str:
     rows = []
     for item in result.get("items") or []:
         points = item.get("points", "")
@@ -226,6 +230,9 @@ def _breakdown(result: Mapping[str, Any]) -> str:
         if result.get("valid")
         else f'<span class="invalid">No mahjong: {_e(result.get("reason_nl") or result.get("reason"))}</span>'
     )
+    hint = suggestion_text(suggestion)
+    if hint:
+        verdict += f' <span class="muted">(perhaps a misread tile: {_e(hint)})</span>'
     limit_text = f"<p>Limit hand: {_e(limit['name'])} ({_e(limit['value'])})</p>" if limit else ""
     return (
         f"<p>{verdict}</p>{limit_text}"

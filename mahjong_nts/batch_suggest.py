@@ -1,0 +1,58 @@
+"""A photo read as no mahjong: the one-tile change among the recognizer's alternatives that makes it one.
+
+The batch report lists it beside the verdict ("tile 11 read as 7z: mahjong, 704"), so a teacher sees at a
+glance which photos are probably one misread tile away from a scored hand. Nothing is changed: the
+suggestion is a hint beside the result, never the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mahjong_nts.batch_hand import BACK, ReadTile, plan_hand
+from scoring import InputError, hand_from_dict, score_hand
+
+NO_SHAPE = "no_winning_shape"
+
+
+def _is_bonus(code: str) -> bool:
+    return len(code) == 2 and code[1] in "fy"
+
+
+def completing_swap(
+    tiles: Sequence[Mapping[str, Any]], read: Sequence[ReadTile], given: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The first change of one tile to one of its alternatives (least certain tiles first, alternatives in
+    the recognizer's order) after which the photo's hand is mahjong: {"tile": 1-based place in reading
+    order, "read": code, "as": code, "total": points}; None when no single change does it.
+
+    `tiles` are CONTRACT `recognize` tile objects (code, confidence, alternatives); `read` the same tiles as
+    the hand planner takes them; `given` the photo's defaults and sidecar."""
+    order = sorted(range(len(tiles)), key=lambda i: float(tiles[i].get("confidence", 1.0)))
+    for i in order:
+        code = str(tiles[i]["code"])
+        if code == BACK:
+            continue
+        for alternative in tiles[i].get("alternatives") or []:
+            other = str(alternative.get("code", ""))
+            if other in (code, BACK, "") or _is_bonus(other) or _is_bonus(code):
+                continue
+            trial = [*read[:i], ReadTile(other, read[i].row, read[i].size), *read[i + 1 :]]
+            try:
+                result = score_hand(hand_from_dict(plan_hand(trial, given).hand)).to_dict()
+            except InputError:
+                continue
+            if result.get("valid"):
+                return {"tile": i + 1, "read": code, "as": other, "total": result.get("total")}
+    return None
+
+
+def suggestion_text(suggestion: Mapping[str, Any] | None) -> str:
+    """One line for the report: "tile 11 read as 7z instead of 6z: mahjong, 704"; empty for none."""
+    if not suggestion:
+        return ""
+    return (
+        f"tile {suggestion['tile']} read as {suggestion['as']} instead of {suggestion['read']}: "
+        f"mahjong, {suggestion['total']}"
+    )
