@@ -52,11 +52,13 @@ def cut_row(
     tiles, or without a clean row when `band` is False."""
     if len(boxes) < 3:
         return None
-    turned = quarter_turn(img, boxes, clockwise=True)  # a column of the photo is a row of this
-    options = [(img, boxes), turned] if rng.random() < 0.5 else [turned, (img, boxes)]
-    rows = [longest_row(b, rng) for _, b in options]
+    turned = turned_boxes(boxes, img.shape[:2], clockwise=True)  # a column of the photo is a row of this
+    options = [boxes, turned] if rng.random() < 0.5 else [turned, boxes]
+    rows = [longest_row(b, rng) for b in options]
     pick = 0 if len(rows[0]) >= 3 or len(rows[1]) < 3 else 1
-    (img, boxes), row = options[pick], rows[pick]
+    if options[pick] is turned:  # the image is only turned when its column is the row used
+        img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    boxes, row = options[pick], rows[pick]
     h, w = img.shape[:2]
     if len(row) >= 3:  # a run of that row, with a little table at the ends
         n = int(rng.integers(min(3, len(row)), len(row) + 1))
@@ -145,13 +147,17 @@ def long_strip(
     return stretch_to_square(join_cuts(cuts), size, rng) if cuts else None
 
 
-def quarter_turn(img: np.ndarray, boxes: np.ndarray, clockwise: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Turn an image and its xyxy boxes by 90 degrees."""
-    h, w = img.shape[:2]
+def turned_boxes(boxes: np.ndarray, size: tuple[int, int], clockwise: bool) -> np.ndarray:
+    """xyxy boxes of an image of `size` (h, w) turned by 90 degrees, as in the turned image."""
+    h, w = size
     if clockwise:  # (x, y) -> (h - y, x)
-        turned = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
         b = np.stack([h - boxes[:, 3], boxes[:, 0], h - boxes[:, 1], boxes[:, 2]], 1)
     else:  # (x, y) -> (y, w - x)
-        turned = cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE)
         b = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], 1)
-    return turned, b.astype(np.float32)
+    return b.astype(np.float32)
+
+
+def quarter_turn(img: np.ndarray, boxes: np.ndarray, clockwise: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Turn an image and its xyxy boxes by 90 degrees."""
+    turn = cv2.ROTATE_90_CLOCKWISE if clockwise else cv2.ROTATE_90_COUNTERCLOCKWISE
+    return cv2.rotate(img, turn), turned_boxes(boxes, img.shape[:2], clockwise)
