@@ -127,10 +127,16 @@ def table(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
+KONG_SHARE = 0.12
+"""With `kongs`: the chance that a row's next tile starts a concealed kong."""
+
+
 def scene(
-    art: FaceArt, rng: np.random.Generator, size: tuple[int, int] = (640, 480)
+    art: FaceArt, rng: np.random.Generator, size: tuple[int, int] = (640, 480), kongs: bool = False
 ) -> tuple[np.ndarray, list]:
-    """One scene: 1-4 rows of tiles; returns RGB uint8 and [(label index, x0, y0, x1, y1)]."""
+    """One scene: 1-4 rows of tiles; returns RGB uint8 and [(label index, x0, y0, x1, y1)]. Face-down
+    tiles are scattered singly, or with `kongs` only inside concealed kongs laid as NTS lays them: X, two
+    face-down tiles, X (the default keeps the scenes the shipped models were trained on)."""
     width, height = size
     canvas = table(width, height, rng)
     boxes: list[tuple[int, float, float, float, float]] = []
@@ -140,12 +146,21 @@ def scene(
     rows = int(rng.integers(1, 5))
     y = rng.uniform(10, height * 0.45)
     face_down = rng.uniform(0, 0.3) if rng.random() < 0.5 else 0.0
+    if kongs:
+        face_down = 0.0
     for _ in range(rows):
         n = int(rng.integers(4, 15))
         x = rng.uniform(5, 60)
         row_h = 0
+        pending: list[str] = []  # the rest of a concealed kong being laid
         for _ in range(n):
-            code = "back" if rng.random() < face_down else codes[int(rng.integers(len(codes)))]
+            if pending:
+                code = pending.pop(0)
+            elif kongs and rng.random() < KONG_SHARE:
+                code = codes[int(rng.integers(len(codes)))]
+                pending = ["back", "back", code]
+            else:
+                code = "back" if rng.random() < face_down else codes[int(rng.integers(len(codes)))]
             tile = render_tile(art, code, tile_w, rng, back_colour)
             if rng.random() < 0.1:  # a tile turned sideways (claimed tile of a meld)
                 tile = np.rot90(tile, int(rng.choice([1, 3]))).copy()
@@ -159,7 +174,9 @@ def scene(
             label = BACK if code == "back" else LABELS.index(code)
             boxes.append((label, x, ty, x + tw, ty + th))
             row_h = max(row_h, th)
-            x += tw + rng.uniform(0, 4) + (rng.uniform(10, 30) if rng.random() < 0.15 else 0)
+            step = rng.uniform(0, 4)
+            gap = rng.uniform(10, 30) if rng.random() < 0.15 else 0  # sets lie a little apart ...
+            x += tw + step + (0 if pending else gap)  # ... a kong's tiles touch
         y += row_h + rng.uniform(8, 60)
         if y >= height - 40:
             break
@@ -194,7 +211,9 @@ def scene(
     return img, out
 
 
-def write_yolo(out: Path, count: int, seed: int, size: tuple[int, int], kmahjongg: bool = True) -> int:
+def write_yolo(
+    out: Path, count: int, seed: int, size: tuple[int, int], kmahjongg: bool = True, kongs: bool = False
+) -> int:
     """Render `count` scenes into out/{images,labels} plus data.yaml; returns the number of boxes."""
     art = render_faces(kmahjongg=kmahjongg)
     print(f"faces: {sum(len(v) for v in art.faces.values())} for {len(art.faces)} codes", flush=True)
@@ -203,7 +222,7 @@ def write_yolo(out: Path, count: int, seed: int, size: tuple[int, int], kmahjong
     total = 0
     for k in range(count):
         rng = np.random.default_rng([seed, k])
-        img, boxes = scene(art, rng, size)
+        img, boxes = scene(art, rng, size, kongs)
         name = f"synth_{seed}_{k:05d}"
         quality = int(rng.integers(60, 95))
         cv2.imwrite(
@@ -240,11 +259,18 @@ def main(argv: list[str] | None = None) -> int:
         default=True,
         help="add the KMahjongg tilesets' faces when installed (default: yes)",
     )
+    ap.add_argument(
+        "--kongs",
+        action="store_true",
+        help="face-down tiles only in concealed kongs (X, two face-down, X), as NTS lays them",
+    )
     args = ap.parse_args(argv)
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
-    total = write_yolo(Path(args.out), args.count, args.seed, (args.width, args.height), args.kmahjongg)
+    total = write_yolo(
+        Path(args.out), args.count, args.seed, (args.width, args.height), args.kmahjongg, args.kongs
+    )
     print(f"wrote {args.count} scenes, {total} boxes to {args.out}")
     return 0
 

@@ -280,7 +280,7 @@ def test_weak_face_down_boxes_need_the_classifier_to_agree() -> None:
     probs = np.full((3, len(pipeline.LABELS)), 0.001, np.float32)
     probs[0, 4] = probs[1, 4] = 0.95  # 5m
     probs[2, back] = 0.95
-    settings = Settings(back_lock=0.6)
+    settings = Settings(back_lock=0.6, lone_backs_need_company=False)
     assert pipeline.decide(boxes, probs, 1.0, settings).codes == ["back", "5m", "back"]
     assert pipeline.decide(boxes, probs, 1.0, replace(settings, back_lock=0.4)).codes == ["back"] * 3
     assert pipeline.decide(boxes, probs, 1.0, replace(settings, back_from_detector=False)).codes == [
@@ -288,3 +288,19 @@ def test_weak_face_down_boxes_need_the_classifier_to_agree() -> None:
         "5m",
         "back",
     ]
+
+
+def test_a_weak_lone_face_down_box_read_as_a_back_is_dropped() -> None:
+    """Felt between spaced tiles: a weak face-down box that nothing face-down touches is no tile; two
+    touching ones (a concealed kong's middle) stay, and so does a strong lone one."""
+    back = pipeline.LABELS.index("back")
+    xyxy = np.array([[0, 0, 10, 14], [30, 0, 40, 14], [41, 0, 51, 14], [80, 0, 90, 14]], np.float32)
+    scores = np.array([0.4, 0.4, 0.4, 0.9], np.float32)
+    boxes = pipeline.TileBoxes(xyxy, scores, np.ones(4, bool))
+    probs = np.full((4, len(pipeline.LABELS)), 0.001, np.float32)
+    probs[:, back] = 0.95
+    found = pipeline.decide(boxes, probs, 1.0, Settings(back_lock=0.6))
+    assert found.codes == ["back"] * 3
+    assert found.xyxy[:, 0].tolist() == [30, 41, 80]
+    everything = pipeline.decide(boxes, probs, 1.0, Settings(back_lock=0.6, lone_backs_need_company=False))
+    assert len(everything) == 4
