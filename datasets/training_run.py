@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from datasets.audit import AuditMismatch, audited, load_fixes
 from datasets.augment import load_images
 from datasets.yolo import read_folder, read_split, require_data_dir
 
@@ -56,12 +57,21 @@ def start_run(args: argparse.Namespace) -> RunData:
     root = require_data_dir(args.data)
     train = read_split(root, "train")
     valid = read_split(root, "valid")
+    try:  # best epochs are picked on the labels corrected by eye
+        valid, corrected = audited(valid, load_fixes())
+    except AuditMismatch as exc:  # another version of the dataset: its labels as they are
+        corrected = 0
+        log(logf, f"valid labels not corrected: {exc}")
     if args.limit:
         train, valid = train[: args.limit], valid[: max(args.limit // 4, 1)]
     for folder in args.synthetic:
         scenes = read_folder(Path(folder))
         train += scenes[: args.synthetic_limit] if args.synthetic_limit else scenes
-    log(logf, f"start {vars(args)}; train {len(train)} images, valid {len(valid)} images")
+    log(
+        logf,
+        f"start {vars(args)}; train {len(train)} images, valid {len(valid)} images "
+        f"({corrected} valid labels corrected by datasets/valid_audit.json)",
+    )
     return RunData(
         out, logf, train, valid, load_images([s.image for s in train]), load_images([s.image for s in valid])
     )
