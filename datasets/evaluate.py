@@ -465,10 +465,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     root = data_dir(args.data)
-    if not (root / "valid" / "images").is_dir():
+    has_valid = (root / "valid" / "images").is_dir()
+    if not has_valid and not (args.skip_valid and args.variants is None and not args.sweep):
         print(f"skipping: valid split not found at {root} (pass --data or set {DATA_ENV})", file=sys.stderr)
         return 0
-    samples = read_split(root, "valid")[: args.limit]
+    samples = read_split(root, "valid")[: args.limit] if has_valid else []  # only scenes need none
     if args.audited:
         try:
             samples, changed = audited(samples, load_fixes())

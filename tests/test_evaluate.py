@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+from PIL import Image
 
-from datasets.evaluate import VARIANTS, Tally, match
-from datasets.yolo import BACK
+from datasets.evaluate import VARIANTS, Tally, main, match
+from datasets.yolo import BACK, LABELS
 from recognizer import load_image
 
 TRUTH = np.array([[10, 10, 50, 66], [60, 10, 100, 66], [110, 10, 150, 66]], np.float32)
@@ -84,3 +88,33 @@ def test_subsets_separate_row_strips_and_placeholder_labels() -> None:
     assert [clean(s) for s in (row_strip, placeholder, ordinary)] == [True, False, True]
     assert [strips(s) for s in (row_strip, placeholder, ordinary)] == [True, False, False]
     assert [plain(s) for s in (row_strip, placeholder, ordinary)] == [False, False, True]
+
+
+def test_synthetic_scenes_are_scored_with_face_down_tiles(tmp_path: Path) -> None:
+    """`evaluate --skip-valid --scenes DIR`: the real pipeline (hand-made ONNX models, tests/fake_models.py)
+    on a YOLO folder of scenes with face-up and face-down tiles; no valid split needed."""
+    from fake_models import code_for, draw_tile, write_fake_models
+
+    models = write_fake_models(tmp_path / "models")
+    scenes = tmp_path / "scenes"
+    (scenes / "images").mkdir(parents=True)
+    (scenes / "labels").mkdir()
+    tiles = [(16, 40, 1.0, False), (64, 40, 0.5, False), (112, 40, 0.0, True), (160, 40, 0.0, True)]
+    for k in range(2):
+        rgb = np.zeros((192, 256, 3), np.uint8)
+        lines = []
+        for x, y, level, back in tiles[: 3 + k]:  # scene 1 holds a pair of face-down tiles
+            draw_tile(rgb, (x, y, x + 40, y + 56), level, level, back)  # the fake models' tile size
+            code = BACK if back else LABELS.index(code_for(level, level))
+            lines.append(f"{code} {(x + 20) / 256} {(y + 28) / 192} {40 / 256} {56 / 192}")
+        Image.fromarray(rgb).save(scenes / "images" / f"scene_{k}.jpg", quality=95)
+        (scenes / "labels" / f"scene_{k}.txt").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "eval.json"
+    argv = ["--data", str(tmp_path / "none"), "--models", str(models), "--skip-valid",
+            "--scenes", str(scenes), "--scenes-from", "0", "--json", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    result = json.loads(out.read_text())["scenes"]["as generated"]
+    assert result["photos"] == 2 and result["truth_backs"] == 3
+    assert result["tile_precision"] == result["tile_recall"] == 1.0
+    assert result["back_precision"] == result["back_recall"] == 1.0
+    assert main([*argv[:-2], "--scenes-from", "5"]) == 2  # nothing left after skipping: a clear error
