@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mahjong_nts.app_state import BACK, HandEditor, is_bonus
+from mahjong_nts.app_state import HandEditor
+from mahjong_nts.swaps import candidate_swaps
 from scoring import InputError, hand_from_dict, parse_tiles, score_hand
 
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
@@ -236,21 +237,18 @@ def completing_swaps(editor: HandEditor, role: str = "winner", limit: int = 3) -
     if role != "winner":
         return []
     readings = [
-        (tile.confidence, i)
-        for i, tile in enumerate(editor.tiles)
-        if tile.confidence is not None and not tile.corrected and tile.code != BACK and tile.alternatives
+        (tile.code, tile.confidence, tile.alternatives)
+        if tile.confidence is not None and not tile.corrected
+        else None
+        for tile in editor.tiles
     ]
     found: list[Swap] = []
-    for _, i in sorted(readings):
-        tile = editor.tiles[i]
-        for code in tile.alternatives:
-            if code in (tile.code, BACK) or is_bonus(code):
-                continue
-            tiles = list(editor.tiles)
-            tiles[i] = replace(tile, code=code)
-            trial = evaluate(replace(editor, tiles=tiles), role)
-            if trial.result is not None and trial.result.get("valid"):
-                found.append(Swap(i, tile.code, code))
-                if len(found) == limit:
-                    return found
+    for i, code in candidate_swaps(readings):
+        tiles = list(editor.tiles)
+        tiles[i] = replace(tiles[i], code=code)
+        trial = evaluate(replace(editor, tiles=tiles), role)
+        if trial.result is not None and trial.result.get("valid"):
+            found.append(Swap(i, editor.tiles[i].code, code))
+            if len(found) == limit:
+                break
     return found

@@ -10,41 +10,39 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mahjong_nts.batch_hand import BACK, ReadTile, plan_hand
+from mahjong_nts.batch_hand import ReadTile, plan_hand
+from mahjong_nts.swaps import Reading, candidate_swaps
 from scoring import InputError, hand_from_dict, score_hand
 
 NO_SHAPE = "no_winning_shape"
 
 
-def _is_bonus(code: str) -> bool:
-    return len(code) == 2 and code[1] in "fy"
-
-
 def completing_swap(
     tiles: Sequence[Mapping[str, Any]], read: Sequence[ReadTile], given: Mapping[str, Any]
 ) -> dict[str, Any] | None:
-    """The first change of one tile to one of its alternatives (least certain tiles first, alternatives in
-    the recognizer's order) after which the photo's hand is mahjong: {"tile": 1-based place in reading
-    order, "read": code, "as": code, "total": points}; None when no single change does it.
+    """The first change of one tile to one of its alternatives (`swaps.candidate_swaps`: least certain
+    tiles first, alternatives in the recognizer's order) after which the photo's hand is mahjong: {"tile":
+    1-based place in reading order, "read": code, "as": code, "total": points}; None when no single change
+    does it.
 
     `tiles` are CONTRACT `recognize` tile objects (code, confidence, alternatives); `read` the same tiles as
     the hand planner takes them; `given` the photo's defaults and sidecar."""
-    order = sorted(range(len(tiles)), key=lambda i: float(tiles[i].get("confidence", 1.0)))
-    for i in order:
-        code = str(tiles[i]["code"])
-        if code == BACK:
+    readings: list[Reading | None] = [
+        (
+            str(tile["code"]),
+            float(tile.get("confidence", 1.0)),
+            [str(a.get("code", "")) for a in tile.get("alternatives") or []],
+        )
+        for tile in tiles
+    ]
+    for i, other in candidate_swaps(readings):
+        trial = [*read[:i], ReadTile(other, read[i].row, read[i].size), *read[i + 1 :]]
+        try:
+            result = score_hand(hand_from_dict(plan_hand(trial, given).hand)).to_dict()
+        except InputError:
             continue
-        for alternative in tiles[i].get("alternatives") or []:
-            other = str(alternative.get("code", ""))
-            if other in (code, BACK, "") or _is_bonus(other) or _is_bonus(code):
-                continue
-            trial = [*read[:i], ReadTile(other, read[i].row, read[i].size), *read[i + 1 :]]
-            try:
-                result = score_hand(hand_from_dict(plan_hand(trial, given).hand)).to_dict()
-            except InputError:
-                continue
-            if result.get("valid"):
-                return {"tile": i + 1, "read": code, "as": other, "total": result.get("total")}
+        if result.get("valid"):
+            return {"tile": i + 1, "read": read[i].code, "as": other, "total": result.get("total")}
     return None
 
 
