@@ -511,11 +511,11 @@ def main(argv: list[str] | None = None) -> int:
         print_subsets(subsets)
         out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
         out["valid_subsets"] = {name: t.summary() for name, t in subsets.items()}
+    chosen = [] if args.variants is None else [n for n in VARIANTS if not args.variants or n in args.variants]
     if args.variants is not None:
         out["variants"] = {}
-        for name, variant in VARIANTS.items():
-            if args.variants and name not in args.variants:
-                continue
+        for name in chosen:
+            variant = VARIANTS[name]
             print(f"evaluating variant {name} ...", file=sys.stderr)
             subsets = {}
             tally = evaluate(recognizer, samples, variant, subsets)
@@ -531,9 +531,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"evaluate: no scenes after the first {args.scenes_from} in {args.scenes}", file=sys.stderr)
             return 2
         out["scenes"] = {"folder": str(args.scenes), "from": args.scenes_from}
-        chosen = (
-            [] if args.variants is None else [n for n in VARIANTS if not args.variants or n in args.variants]
-        )
         scene_variants: list[str | None] = [None, *chosen]  # as generated (640x480), then 12 MP variants
         for scene_variant in scene_variants:
             label = scene_variant or "as generated"
