@@ -40,7 +40,7 @@ from datasets.yolo import (
     read_folder,
     read_split,
 )
-from recognizer.classifier import Combine, TurnMode, View, combine_views, softmax, view_plan
+from recognizer.classifier import ALL_VIEWS, Combine, TurnMode, combine_views, softmax, view_plan
 from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes, boxes_in_image, decode, nms
@@ -303,7 +303,6 @@ class Raw:
     labels: np.ndarray
 
 
-ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, True)]
 
 
 def collect_raw(

@@ -17,24 +17,27 @@ INPUTS = ("images",)
 OUTPUTS = ("heatmap", "size", "offset")
 
 
+Squeeze = tuple[Literal["x", "y"], float]
+"""Shrink the detector input along one axis by a factor (undoes a photo stretched along that axis)."""
+
+
 @dataclass
 class TileBoxes:
-    """Detector output in the pixels of the image it was given: boxes, peak scores, face-down flags."""
+    """Detector output in the pixels of the image it was given: boxes, peak scores, face-down flags, and
+    the squeeze of the pass that found them (None: the photo as it is; a squeezed pass means the photo is
+    stretched along that axis, and its box shapes do not tell how a tile lies)."""
 
     xyxy: np.ndarray  # (n, 4) float32
     score: np.ndarray  # (n,) float32
     back: np.ndarray  # (n,) bool: found by the face-down channel
+    squeeze: Squeeze | None = None
 
     def __len__(self) -> int:
         return len(self.xyxy)
 
     def select(self, keep: np.ndarray) -> TileBoxes:
         """The boxes at `keep` (mask or indices)."""
-        return TileBoxes(self.xyxy[keep], self.score[keep], self.back[keep])
-
-
-Squeeze = tuple[Literal["x", "y"], float]
-"""Shrink the detector input along one axis by a factor (undoes a photo stretched along that axis)."""
+        return TileBoxes(self.xyxy[keep], self.score[keep], self.back[keep], self.squeeze)
 
 
 def input_layout(
@@ -178,7 +181,9 @@ class TileDetector:
     ) -> TileBoxes:
         """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels."""
         heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze)
-        return boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
+        found = boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
+        found.squeeze = squeeze
+        return found
 
 
 def boxes_in_image(

@@ -52,6 +52,9 @@ class Settings:
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     unstretch: bool = True  # retry photos whose tiles look stretched (recognizer/unstretch.py)
+    one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
+    # whichever the classifier is surer of (their box shapes cannot tell). Row strips of valid: codes right
+    # on matched boxes 295 -> 316 of 367 tiles (benchmarks/RESULTS.md)
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -104,6 +107,8 @@ class Recognizer:
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
         """(n, 43) label probabilities for `boxes`, test-time turns combined."""
         s = self.settings
+        if boxes.squeeze is not None and s.one_way_rows:
+            return self.classifier.row_probabilities(image.rgb, boxes.xyxy)
         return self.classifier.probabilities(image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band)
 
     def recognize(self, image: LoadedImage) -> Detections:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fake_models import SIZE, classifier_bytes, code_for, draw_tile, write_fake_models
+from fake_models import FALLBACK_LABELS, SIZE, classifier_bytes, code_for, draw_tile, write_fake_models
 from PIL import Image
 
 import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
-from recognizer.classifier import TileClassifier, crop_corners, cut_crops, view_plan
+from recognizer.classifier import TileClassifier, crop_corners, cut_crops, one_way_for_all, view_plan
 from recognizer.detector import box_iou, decode, letterbox, nms
 from recognizer.pipeline import DEFAULT_THRESHOLD
 from recognizer.session import make_session, thread_count
@@ -108,7 +108,9 @@ def test_squeezed_pass_maps_boxes_back_to_the_stretched_photo(fake: Recognizer) 
     draw_tile(rgb, (48, 0, 68, 128), 1.0, 1.0)  # a sliver: the fake's 20 x 32 tile stretched 4x in height
     detector = fake.detector
     found = detector.detect(rgb, 0.5, 0.5, square=True, squeeze=("y", 4.0))
-    assert len(found) == 1
+    assert len(found) == 1 and found.squeeze == ("y", 4.0)
+    assert found.select(np.array([0])).squeeze == ("y", 4.0)
+    assert detector.detect(rgb, 0.5, 0.5, square=True).squeeze is None
     assert _matches(found.xyxy, [[48, 0, 68, 128]])[0] > 0.85  # 20 x 32 input pixels, 4x taller here
     heatmap, _, _, ratio = detector.raw_outputs(rgb, square=True, squeeze=("x", 2.0))
     assert ratio == (0.5, 1.0)
@@ -198,6 +200,34 @@ def test_test_time_turns(model_dir: Path) -> None:
     both = classifier.probabilities(rgb, boxes, "landscape", "mean")
     assert both[1, 6] == pytest.approx(both[1, 2], abs=0.02)  # turned over it reads 3m as much as 7m
     assert classifier.probabilities(rgb, boxes, "landscape", "max")[1].max() > 0.9
+
+
+def test_one_way_for_all_reads_every_tile_of_a_row_alike() -> None:
+    probs = np.zeros((2, 4, 3), np.float32)
+    probs[:, :2] = [0.1, 0.9, 0.0]  # upright, both ways up: fairly sure of label 1
+    probs[0, 2:] = [0.0, 0.0, 1.0]  # tile 0 sideways: surer still of label 2 ...
+    probs[1, 2:] = [0.4, 0.3, 0.3]  # ... but tile 1 sideways is a muddle: upright wins for the row
+    assert one_way_for_all(probs).argmax(axis=1).tolist() == [1, 1]
+    probs[1, 2:] = [0.0, 0.0, 1.0]
+    assert one_way_for_all(probs).argmax(axis=1).tolist() == [2, 2]
+
+
+def test_standing_tiles_of_a_row_stretched_sideways_are_read_upright() -> None:
+    # two standing 40 x 56 tiles stretched 7x wide. The fake classifier reads the brightest green in the
+    # middle of the crop's top and bottom halves: upright (either way up) tile 0 reads 9m (1, 1); read as
+    # lying sideways its ends differ (0.5 then 1: 6m, or 8m turned over) and the wide box says sideways
+    classifier = TileClassifier(make_session(classifier_bytes(), "classifier"), (64, 48), 0.1, 43)
+    rgb = np.zeros((160, 700, 3), np.uint8)
+    boxes = np.array([[20, 20, 300, 76], [360, 20, 640, 76]], np.float32)
+    rgb[20:76, 20:300] = (255, 128, 0)
+    rgb[20:76, 200:300] = (255, 255, 0)
+    draw_tile(rgb, (360, 20, 640, 76), 0.0, 0.0)  # 1m any way it is read
+    by_shape = classifier.probabilities(rgb, boxes, "all", "max").argmax(axis=1)
+    assert FALLBACK_LABELS[by_shape[0]] in {code_for(0.5, 1.0), code_for(1.0, 0.5)}
+    row = classifier.row_probabilities(rgb, boxes)
+    assert row.shape == (2, 43)
+    assert [FALLBACK_LABELS[i] for i in row.argmax(axis=1)] == [code_for(1.0, 1.0), code_for(0.0, 0.0)]
+    assert classifier.row_probabilities(rgb, boxes[:0]).shape == (0, 43)
 
 
 def test_missing_and_wrong_models_are_clear_errors(tmp_path: Path, model_dir: Path) -> None:
