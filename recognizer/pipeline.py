@@ -19,7 +19,7 @@ from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
-from recognizer.unstretch import unstretch
+from recognizer.unstretch import row_shares, unstretch
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -53,8 +53,9 @@ class Settings:
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     unstretch: bool = True  # retry photos whose tiles look stretched (recognizer/unstretch.py)
     one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
-    # whichever the classifier is surer of (their box shapes cannot tell). Row strips of valid: codes right
-    # on matched boxes 295 -> 316 of 367 tiles (benchmarks/RESULTS.md)
+    # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
+    # row (unstretch.row_shares). Row strips of valid: codes right on matched boxes 295 -> 330 of 367
+    # tiles, photos fully right 4 -> 13 of 34 (benchmarks/RESULTS.md)
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -108,7 +109,8 @@ class Recognizer:
         """(n, 43) label probabilities for `boxes`, test-time turns combined."""
         s = self.settings
         if boxes.squeeze is not None and s.one_way_rows:
-            return self.classifier.row_probabilities(image.rgb, boxes.xyxy)
+            shares = row_shares(boxes.xyxy, boxes.squeeze[0])
+            return self.classifier.row_probabilities(image.rgb, shares)
         return self.classifier.probabilities(image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band)
 
     def recognize(self, image: LoadedImage) -> Detections:

@@ -10,6 +10,7 @@ confident tiles wins if it clearly beats the first one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Literal
 
 import numpy as np
@@ -38,6 +39,22 @@ def stretched_axes(boxes: TileBoxes) -> tuple[Literal["x", "y"], ...]:
     if tall < 1 / SLIVER:
         return ("x",)
     return ()
+
+
+def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
+    """The boxes of a stretched row cut where they overlap a neighbour, at the midpoint between the two
+    centres along the row (the axis that is not stretched). The detector's boxes there run up to half a
+    tile into the next one; a crop of the tile's own share reads it better (row strips of valid: codes right
+    on matched tiles 316 -> 330 of 367, photos fully right 8 -> 13)."""
+    along = 1 if stretched == "x" else 0
+    out = xyxy.copy()
+    centre = (xyxy[:, along] + xyxy[:, along + 2]) / 2
+    order = np.argsort(centre, kind="stable")
+    for before, after in pairwise(order):
+        middle = (centre[before] + centre[after]) / 2
+        out[before, along + 2] = min(out[before, along + 2], middle)
+        out[after, along] = max(out[after, along], middle)
+    return out
 
 
 def confidence_mass(boxes: TileBoxes) -> float:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from recognizer.detector import Squeeze, TileBoxes
-from recognizer.unstretch import FACTORS, stretched_axes, unstretch
+from recognizer.unstretch import FACTORS, row_shares, stretched_axes, unstretch
 
 
 def boxes(w: float, h: float, n: int, score: float = 0.8) -> TileBoxes:
@@ -81,3 +82,16 @@ def test_weak_face_down_boxes_do_not_count_when_passes_are_judged() -> None:
     assert unstretch(first, detect)[1] is None  # all three counted: ordinary shapes, no retry
     found, used = unstretch(first, detect, back_lock=0.6)
     assert used == ("x", 5.0) and len(found) == 9
+
+
+def test_row_shares_cut_overlapping_neighbours_at_their_midpoint() -> None:
+    # a row stretched along x: tiles are bars stacked along y; the middle box runs into both neighbours
+    xyxy = np.array([[0, 60, 640, 130], [0, 0, 640, 70], [0, 125, 600, 180], [0, 300, 640, 350]], np.float32)
+    cut = row_shares(xyxy, "x")
+    assert cut[:, [0, 2]].tolist() == xyxy[:, [0, 2]].tolist()  # the stretched axis is kept
+    assert cut[1, 3] == pytest.approx(65.0) and cut[0, 1] == pytest.approx(65.0)  # centres 35 and 95
+    assert cut[0, 3] == pytest.approx(123.75) and cut[2, 1] == 125  # 95 and 152.5; box 2 stays in its share
+    assert cut[2, 3] == 180 and cut[3].tolist() == xyxy[3].tolist()  # no overlap, nothing cut
+    slivers = row_shares(xyxy[:, [1, 0, 3, 2]], "y")  # the same row turned: slivers side by side along x
+    assert slivers.tolist() == cut[:, [1, 0, 3, 2]].tolist()
+    assert row_shares(xyxy[:0], "x").shape == (0, 4)
