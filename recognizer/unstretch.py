@@ -10,15 +10,17 @@ confident tiles wins if it clearly beats the first one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 from typing import Literal
 
 import numpy as np
 
 from recognizer.detector import Squeeze, TileBoxes
 
-FACTORS = (3.0, 5.0, 8.0, 12.0, 16.0)
-"""Squeeze factors tried along an axis (tiles in a stretched row run up to about 1:15)."""
+FACTORS = (3.0, 5.0, 6.5, 8.0, 10.0, 12.0, 16.0)
+"""Squeeze factors tried along an axis (tiles in a stretched row run up to about 1:15), about 1.3 apart
+from 5 to 12, where the row strips of valid are: 3-5-8-12-16 alone matched fewer of their tiles
+(tiles right 331 -> 340 of 395, photos fully right 13 -> 17 of 34; on 120 strips cut from the ordinary
+valid photos, datasets/row_strip.py, 1088 -> 1113 of 1838 and 16 -> 18)."""
 SLIVER = 2.0
 """A first pass whose boxes have a median long/short side ratio above this looks stretched (tiles are
 about 1.35; ordinary photos, even squeezed from 4:3, stay under 2)."""
@@ -42,18 +44,27 @@ def stretched_axes(boxes: TileBoxes) -> tuple[Literal["x", "y"], ...]:
 
 
 def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
-    """The boxes of a stretched row cut where they overlap a neighbour, at the midpoint between the two
-    centres along the row (the axis that is not stretched). The detector's boxes there run up to half a
-    tile into the next one; a crop of the tile's own share reads it better (row strips of valid: codes right
-    on matched tiles 316 -> 330 of 367, photos fully right 8 -> 13)."""
+    """The boxes of a stretched row cut where they run into a neighbour in the same row, at the midpoint
+    between the two centres along the row (the axis that is not stretched). Neighbours are the nearest
+    boxes before and after along the row among those spanning mostly the same stretch of the other axis (a
+    band of two rows is two rows). The detector's boxes there run up to half a tile into the next one; a
+    crop of the tile's own share reads it better (benchmarks/RESULTS.md)."""
     along = 1 if stretched == "x" else 0
+    across = 1 - along
     out = xyxy.copy()
     centre = (xyxy[:, along] + xyxy[:, along + 2]) / 2
-    order = np.argsort(centre, kind="stable")
-    for before, after in pairwise(order):
-        middle = (centre[before] + centre[after]) / 2
-        out[before, along + 2] = min(out[before, along + 2], middle)
-        out[after, along] = max(out[after, along], middle)
+    lo, hi = xyxy[:, across], xyxy[:, across + 2]
+    shared = np.minimum(hi[:, None], hi[None, :]) - np.maximum(lo[:, None], lo[None, :])
+    shorter = np.minimum((hi - lo)[:, None], (hi - lo)[None, :])
+    same_line = shared > 0.5 * np.maximum(shorter, 1e-6)
+    for i in range(len(xyxy)):
+        gap = centre - centre[i]
+        after = np.nonzero(same_line[i] & (gap > 0))[0]
+        if len(after):
+            j = after[np.argmin(gap[after])]
+            middle = (centre[i] + centre[j]) / 2
+            out[i, along + 2] = min(out[i, along + 2], middle)
+            out[j, along] = max(out[j, along], middle)
     return out
 
 

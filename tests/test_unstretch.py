@@ -95,3 +95,6 @@ def test_row_shares_cut_overlapping_neighbours_at_their_midpoint() -> None:
     slivers = row_shares(xyxy[:, [1, 0, 3, 2]], "y")  # the same row turned: slivers side by side along x
     assert slivers.tolist() == cut[:, [1, 0, 3, 2]].tolist()
     assert row_shares(xyxy[:0], "x").shape == (0, 4)
+    beside = np.array([700, 0, 700, 0], np.float32)
+    band = np.concatenate([xyxy, xyxy + beside])  # a second row beside the first, at the same heights
+    assert row_shares(band, "x").tolist() == np.concatenate([cut, cut + beside]).tolist()
