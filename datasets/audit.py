@@ -3,7 +3,8 @@
 The dataset's valid labels hold mistakes (7 photos label every tile 1p; some tiles carry another tile's
 code, often the right number in the wrong suit). `python -m datasets.evaluate --audited` scores against the
 corrected labels, beside the labels as published. Each fix names the photo, the box's index in its label
-file and the label it replaces, so a changed dataset is an error instead of a silent misfit.
+file and the label it replaces, so a changed dataset is an error instead of a silent misfit. A fix with
+`"duplicate_of": N` instead of a code removes a second box drawn on the tile of box N.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from datasets.yolo import LABELS, Sample
 
 AUDIT_FILE = Path(__file__).with_name("valid_audit.json")
+DUPLICATE_IOU = 0.6
+"""A box is only removed as another's duplicate when they overlap at least this much."""
 
 
 class AuditMismatch(ValueError):
@@ -23,11 +28,13 @@ class AuditMismatch(ValueError):
 
 
 def load_fixes(path: Path = AUDIT_FILE) -> list[dict[str, object]]:
-    """The fixes: dicts with image (file name), box (index), label (as published) and code (as seen)."""
+    """The fixes: dicts with image (file name), box (index), label (as published) and either code (as
+    seen) or duplicate_of (the index of the box already on that tile)."""
     fixes: list[dict[str, object]] = json.loads(path.read_text(encoding="utf-8"))["fixes"]
     for fix in fixes:
-        if fix["label"] not in LABELS or fix["code"] not in LABELS:
-            raise AuditMismatch(f"{path.name}: unknown code in {fix}")
+        duplicate = "duplicate_of" in fix
+        if fix["label"] not in LABELS or (fix.get("code") not in LABELS) != duplicate:
+            raise AuditMismatch(f"{path.name}: a fix needs a known label and a code or duplicate_of: {fix}")
     return fixes
 
 
@@ -45,6 +52,7 @@ def audited(samples: list[Sample], fixes: list[dict[str, object]]) -> tuple[list
             out.append(sample)
             continue
         labels = sample.labels.copy()
+        keep = np.ones(len(labels), bool)
         for fix in mine:
             box = int(str(fix["box"]))
             if not 0 <= box < len(labels) or LABELS[labels[box]] != fix["label"]:
@@ -52,7 +60,22 @@ def audited(samples: list[Sample], fixes: list[dict[str, object]]) -> tuple[list
                     f"{sample.image.name}: box {box} is not labelled {fix['label']} (the audit was made for "
                     "another version of the dataset)"
                 )
-            labels[box] = LABELS.index(str(fix["code"]))
+            if "duplicate_of" in fix:
+                keep[box] = False
+                _check_duplicate(sample, box, int(str(fix["duplicate_of"])))
+            else:
+                labels[box] = LABELS.index(str(fix["code"]))
             changed += 1
-        out.append(replace(sample, labels=labels))
+        out.append(replace(sample, boxes=sample.boxes[keep], labels=labels[keep]))
     return out, changed
+
+
+def _check_duplicate(sample: Sample, box: int, other: int) -> None:
+    """A box removed as a duplicate must lie on the other box (IoU >= 0.6), which stays."""
+    a, b = sample.boxes[box], sample.boxes[other] if 0 <= other < len(sample.boxes) else None
+    if b is None or other == box:
+        raise AuditMismatch(f"{sample.image.name}: box {box} cannot duplicate box {other}")
+    inter = max(min(a[2], b[2]) - max(a[0], b[0]), 0) * max(min(a[3], b[3]) - max(a[1], b[1]), 0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    if inter < DUPLICATE_IOU * union:
+        raise AuditMismatch(f"{sample.image.name}: box {box} does not lie on box {other}")

@@ -36,11 +36,25 @@ def test_a_fix_for_another_label_or_box_is_an_error() -> None:
         audited(photos, [{"image": "a.jpg", "box": 5, "label": "1p", "code": "4m"}])
 
 
+def test_a_duplicate_box_is_removed_only_where_it_lies_on_the_other() -> None:
+    photo = sample("a.jpg", ["1p", "2m", "3s"])
+    photo.boxes[2] = photo.boxes[1] + 0.5  # box 2 is drawn again on box 1's tile
+    fixes: list[dict[str, object]] = [{"image": "a.jpg", "box": 2, "label": "3s", "duplicate_of": 1}]
+    [fixed], changed = audited([photo], fixes)
+    assert changed == 1 and [LABELS[i] for i in fixed.labels] == ["1p", "2m"]
+    assert fixed.boxes.tolist() == photo.boxes[:2].tolist()
+    with pytest.raises(AuditMismatch, match="does not lie on box 0"):
+        audited([photo], [{"image": "a.jpg", "box": 2, "label": "3s", "duplicate_of": 0}])
+    with pytest.raises(AuditMismatch, match="cannot duplicate box 2"):
+        audited([photo], [{"image": "a.jpg", "box": 2, "label": "3s", "duplicate_of": 2}])
+
+
 def test_committed_audit_is_well_formed() -> None:
     fixes = load_fixes()
     places = Counter((f["image"], f["box"]) for f in fixes)
     assert max(places.values()) == 1  # one fix per box
-    assert all(f["label"] != f["code"] for f in fixes)
+    assert all(f["label"] != f["code"] for f in fixes if "code" in f)
+    assert all(("code" in f) != ("duplicate_of" in f) for f in fixes)
     assert all(str(f.get("seen", "")).strip() for f in fixes)  # each says what the tile shows
 
 
