@@ -66,6 +66,7 @@ class Tally:
     small_photos: int = 0
     small_right: int = 0
     codes_right: int = 0  # the multiset of codes is right, wherever the boxes are
+    small_codes_right: int = 0  # ... for photos of at most SMALL_HAND tiles: what scoring a hand needs
     found_backs: int = 0  # face-down tiles reported (the real photos have none; synthetic scenes do)
     truth_backs: int = 0
     backs_right: int = 0  # truth face-down tiles matched by a box reported face-down
@@ -108,10 +109,12 @@ class Tally:
         self.tiles_right += right
         all_right = right == len(truth_cls) == len(found_cls)
         self.photos_right += all_right
-        self.codes_right += sorted(found_cls.tolist()) == sorted(truth_cls.tolist())
+        codes_right = sorted(found_cls.tolist()) == sorted(truth_cls.tolist())
+        self.codes_right += codes_right
         if len(truth_cls) <= SMALL_HAND:
             self.small_photos += 1
             self.small_right += all_right
+            self.small_codes_right += codes_right
         return all_right
 
     def summary(self) -> dict[str, Any]:
@@ -139,6 +142,7 @@ class Tally:
             "photos_codes_right": share(self.codes_right, self.photos),
             f"photos_le_{SMALL_HAND}_tiles": self.small_photos,
             f"photos_le_{SMALL_HAND}_all_right": share(self.small_right, self.small_photos),
+            f"photos_le_{SMALL_HAND}_codes_right": share(self.small_codes_right, self.small_photos),
             "flagged_uncertain": share(self.unsure, self.found),
             "flagged_that_were_wrong": share(self.unsure_wrong, self.unsure),
             "unflagged_that_were_wrong": share(self.sure_wrong, self.found - self.unsure),
@@ -399,7 +403,8 @@ def print_report(name: str, tally: Tally, top: int = 12) -> None:
     print(f"photos with every tile right {s['photos_all_right']:.3f}  "
           f"(code multiset right {s['photos_codes_right']:.3f})")  # fmt: skip
     print(f"photos of <= {SMALL_HAND} tiles: {s[f'photos_le_{SMALL_HAND}_tiles']}, every tile right "
-          f"{s[f'photos_le_{SMALL_HAND}_all_right']:.3f}")  # fmt: skip
+          f"{s[f'photos_le_{SMALL_HAND}_all_right']:.3f}  (code multiset right "
+          f"{s[f'photos_le_{SMALL_HAND}_codes_right']:.3f})")  # fmt: skip
     print(f"flagged uncertain (confidence < {UNCERTAIN_BELOW}) {s['flagged_uncertain']:.3f} of found tiles; "
           f"{s['flagged_that_were_wrong']:.3f} of those wrong, {s['unflagged_that_were_wrong']:.3f} of the "
           f"rest wrong")  # fmt: skip
@@ -420,9 +425,11 @@ def print_subsets(subsets: dict[str, Tally]) -> None:
     for name, tally in subsets.items():
         s = tally.summary()
         hands = s[f"photos_le_{SMALL_HAND}_all_right"]
+        hand_codes = s[f"photos_le_{SMALL_HAND}_codes_right"]
         print(f"  {name}: {s['photos']} photos, tile P/R {s['tile_precision']:.3f}/{s['tile_recall']:.3f}, "
               f"detection P/R {s['detection_precision']:.3f}/{s['detection_recall']:.3f}, every tile right "
-              f"{s['photos_all_right']:.3f}, <= {SMALL_HAND} tiles {hands:.3f}")  # fmt: skip
+              f"{s['photos_all_right']:.3f}, <= {SMALL_HAND} tiles {hands:.3f} "
+              f"(codes {hand_codes:.3f})")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

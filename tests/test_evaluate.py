@@ -42,6 +42,17 @@ def test_wrong_code_extra_box_and_miss() -> None:
     assert tally.per_class_table()[0]["code"] == "2m"
 
 
+def test_a_hand_with_its_codes_right_but_a_box_off_counts_only_as_codes_right() -> None:
+    tally = Tally()
+    off = TRUTH.copy()
+    off[2] += [25, 0, 25, 0]  # the third box slid over half a tile: IoU under 0.5
+    assert not tally.add(off, CODES, np.ones(3), TRUTH, CODES)
+    tally.add(TRUTH, np.array([0, 1, 1]), np.ones(3), TRUTH, CODES)  # a code wrong: neither
+    s = tally.summary()
+    assert s["photos_le_18_all_right"] == 0.0
+    assert s["photos_le_18_codes_right"] == s["photos_codes_right"] == 0.5
+
+
 def test_face_down_tiles_are_counted_on_their_own() -> None:
     tally = Tally()
     truth_codes = np.array([0, BACK, BACK])
