@@ -121,42 +121,6 @@ def stretch_to_square(photo: Photo, size: int, rng: np.random.Generator) -> Phot
     return out, b, labels
 
 
-def stacked_column(photo: Photo, size: int, rng: np.random.Generator) -> Photo | None:
-    """The standing tiles of a cut row stacked top to bottom, each as it stood, then stretched across to
-    `size` x `size`: standing tiles as wide bars, which is how most row strips of the valid split look
-    (a turned strip, `stretch_to_square`, shows its tiles lying). Each tile brings the part of the row
-    between the midpoints to its neighbours, cut a little above and below the tile; the stretch is smooth
-    or blocky (nearest pixel). None when the row's tiles are not standing (a column of the photo)."""
-    img, boxes, labels = photo
-    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-    if len(boxes) == 0 or np.median(h) <= np.median(w):
-        return None
-    order = np.argsort((boxes[:, 0] + boxes[:, 2]) / 2)
-    boxes, labels = boxes[order], labels[order]
-    centres = (boxes[:, 0] + boxes[:, 2]) / 2
-    cuts = np.concatenate([[0.0], (centres[:-1] + centres[1:]) / 2, [float(img.shape[1])]])
-    width, height = max(int(np.median(w) * 1.1), 4), max(int(np.median(h) * 1.1), 4)
-    parts, out_boxes = [], []
-    for k, box in enumerate(boxes):
-        x0 = int(np.clip(min(cuts[k], box[0]), 0, img.shape[1] - 1))
-        x1 = int(np.clip(max(cuts[k + 1], box[2]), x0 + 1, img.shape[1]))
-        margin = 0.05 * (box[3] - box[1])
-        y0 = int(np.clip(box[1] - margin, 0, img.shape[0] - 1))
-        y1 = int(np.clip(box[3] + margin, y0 + 1, img.shape[0]))
-        parts.append(cv2.resize(img[y0:y1, x0:x1], (width, height), interpolation=cv2.INTER_AREA))
-        fx, fy = width / (x1 - x0), height / (y1 - y0)
-        top = len(parts[:-1]) * height
-        out_boxes.append(
-            [(box[0] - x0) * fx, (box[1] - y0) * fy + top, (box[2] - x0) * fx, (box[3] - y0) * fy + top]
-        )
-    column = np.vstack(parts)
-    sx, sy = size / column.shape[1], size / column.shape[0]
-    blocky = rng.random() < 0.5
-    out = cv2.resize(column, (size, size), interpolation=cv2.INTER_NEAREST if blocky else cv2.INTER_LINEAR)
-    scaled = np.asarray(out_boxes, np.float32) * np.array([sx, sy, sx, sy], np.float32)
-    return out, np.clip(scaled, 0, size), labels
-
-
 def row_strip(
     img: np.ndarray, boxes: np.ndarray, labels: np.ndarray, rng: np.random.Generator, size: int = 640
 ) -> Photo | None:

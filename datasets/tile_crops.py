@@ -10,8 +10,6 @@ from recognizer.classifier import shrink_region
 
 CROP_W, CROP_H = 48, 64
 PAD = 0.1
-SLIVER = 2.0
-"""Boxes with long/short sides over this are tiles of a stretched photo (a tile is about 1.35)."""
 SQUARISH = 1.25
 """Boxes with long/short sides under this may hold a tile already lying askew: random_crop does not turn
 those further (a tile is about 1.35 long; turned by 30 degrees its box is nearly square)."""
@@ -52,28 +50,20 @@ def tilted_box(w: float, h: float, angle: float) -> tuple[float, float]:
 
 
 def random_crop(
-    img: np.ndarray,
-    box: np.ndarray,
-    rng: np.random.Generator,
-    tilt: float = 0.0,
-    max_tilt: float = 40.0,
-    standing: bool = False,
+    img: np.ndarray, box: np.ndarray, rng: np.random.Generator, tilt: float = 0.0, max_tilt: float = 40.0
 ) -> np.ndarray:
     """Training crop: jittered box (detector error), pad 10 % ± a bit, random ±90° turn for landscape,
     random 180° turn, small rotation and shear. With probability `tilt` the tile is shown turned by up to
     `max_tilt` degrees inside the upright box around it, as a tile lying askew on the table is boxed (and
     cut by the runtime): the crop is that box, read along the photo's axes. Only boxes of a tile's shape
-    are turned (SQUARISH). `standing`: the tile stands whatever the box's shape (a stretched row's wide
-    bar), so the crop is never turned sideways."""
+    are turned (SQUARISH)."""
     x0, y0, x1, y1 = (float(v) for v in box)
     w, h = x1 - x0, y1 - y0
     cx = (x0 + x1) / 2 + rng.normal(0, 0.04) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.04) * h
     w *= np.exp(rng.normal(0, 0.06))
     h *= np.exp(rng.normal(0, 0.06))
-    ratio = max(w, h) / max(min(w, h), 1e-6)
-    upright = SQUARISH <= ratio <= SLIVER  # a squarish box may already hold a tile askew; a sliver is
-    # a stretched tile, not one to turn
+    upright = max(w, h) >= SQUARISH * min(w, h)  # a squarish box may already hold a tile askew
     askew = 0.0  # (no random draw without tilt: runs without it are as before)
     if tilt and upright and rng.random() < tilt:
         askew = np.deg2rad(rng.uniform(-max_tilt, max_tilt))
@@ -82,7 +72,7 @@ def random_crop(
     pad = PAD + rng.uniform(-0.04, 0.06)
     hw, hh = w * (0.5 + pad), h * (0.5 + pad)
     # corners in crop order (top-left, top-right, bottom-left) relative to the centre
-    if w > h and not standing:
+    if w > h:
         if rng.random() < 0.5:  # clockwise: crop top = box left
             pts = np.array([[-hw, hh], [-hw, -hh], [hw, hh]], dtype=np.float32)
         else:
@@ -96,10 +86,5 @@ def random_crop(
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], dtype=np.float32) @ np.array(
         [[1, shear], [0, 1]], dtype=np.float32
     )
-    if ratio > SLIVER:  # a stretched tile: turn and shear it in its own frame, not the photo's, where a
-        # few degrees would slide the ends of a 1:10 sliver by a third of its width
-        half = np.array([hw, hh], dtype=np.float32)
-        src = ((pts / half) @ rot.T) * half + np.array([cx, cy], dtype=np.float32)
-    else:
-        src = pts @ rot.T + np.array([cx, cy], dtype=np.float32)
+    src = pts @ rot.T + np.array([cx, cy], dtype=np.float32)
     return _warp(img, src, rng, antialias=True, border_random=True)

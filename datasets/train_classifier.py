@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
-from datasets.row_strip import cut_row, row_strip, stacked_column
+from datasets.row_strip import row_strip
 from datasets.tile_crops import crop_tile, random_crop
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK, LABELS
@@ -59,32 +59,20 @@ def sliver_jitter(box: np.ndarray, rng: np.random.Generator, sigma: float = 0.12
 
 
 def strip_crops(
-    images: list[np.ndarray],
-    samples: list,
-    rows: np.ndarray,
-    count: int,
-    rng: np.random.Generator,
-    stacked: float = 0.0,
+    images: list[np.ndarray], samples: list, rows: np.ndarray, count: int, rng: np.random.Generator
 ) -> tuple[list[np.ndarray], list[int]]:
     """`count` training crops of the tiles in row strips (datasets/row_strip.py) made from the photos of
-    `rows`: tall slivers in the photo, squeezed back to portrait by the crop; a `stacked` share of the
-    strips are standing tiles stacked as wide bars (`stacked_column`), cut standing as the runtime reads a
-    stretched row (recognizer.unstretch)."""
+    `rows`: tall slivers in the photo, squeezed back to portrait by the crop."""
     crops: list[np.ndarray] = []
     labels: list[int] = []
     while len(crops) < count:
         i = int(rows[rng.integers(len(rows)), 0])
-        standing = bool(stacked) and rng.random() < stacked
-        if standing:
-            cut = cut_row(images[i], samples[i].boxes, samples[i].labels, rng, band=False)
-            made = None if cut is None else stacked_column(cut, 640, rng)
-        else:
-            made = row_strip(images[i], samples[i].boxes, samples[i].labels, rng)
+        made = row_strip(images[i], samples[i].boxes, samples[i].labels, rng)
         if made is None:
             continue
         img, boxes, labs = made
         for box, lab in zip(boxes[: count - len(crops)], labs, strict=False):
-            crops.append(random_crop(img, sliver_jitter(box, rng), rng, standing=standing))
+            crops.append(random_crop(img, sliver_jitter(box, rng), rng))
             labels.append(int(lab))
     return crops, labels
 
@@ -97,12 +85,11 @@ def make_batch(
     back_frac: float,
     strip_frac: float = 0.0,
     tilt: float = 0.0,
-    stacked: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips, a
     `tilt` share of the others showing the tile askew (tile_crops.random_crop)."""
     n_strip = round(strip_frac * len(rows))
-    crops, labels = strip_crops(images, samples, rows, n_strip, rng, stacked) if n_strip else ([], [])
+    crops, labels = strip_crops(images, samples, rows, n_strip, rng) if n_strip else ([], [])
     for i, j, lab in rows[: len(rows) - n_strip]:
         box = samples[i].boxes[j]
         if rng.random() < back_frac:
@@ -167,12 +154,6 @@ def main(argv: list[str] | None = None) -> int:
         "--strip-frac", type=float, default=0.0, help="share of crops cut from row strips (row_strip.py)"
     )
     ap.add_argument(
-        "--stacked-frac",
-        type=float,
-        default=0.0,
-        help="share of the strip crops from standing tiles stacked as wide bars (row_strip.stacked_column)",
-    )
-    ap.add_argument(
         "--tilt", type=float, default=0.0, help="share of crops showing the tile askew (up to 40 degrees)"
     )
     add_run_args(ap)
@@ -206,7 +187,6 @@ def main(argv: list[str] | None = None) -> int:
                 args.back_frac,
                 args.strip_frac,
                 args.tilt,
-                args.stacked_frac,
             )
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.row_strip import cut_row, long_strip, quarter_turn, row_members, row_strip, stacked_column
-from datasets.tile_crops import crop_tile, random_crop
+from datasets.row_strip import long_strip, quarter_turn, row_members, row_strip
+from datasets.tile_crops import crop_tile
 
 
 def row_photo() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -115,43 +115,3 @@ def test_long_strip_needs_a_clean_row() -> None:
     img, boxes, labels = row_photo()
     scattered = boxes[[0, 12]]  # one tile of the row and the one below it: no row of three
     assert long_strip([(img, scattered, labels[[0, 12]])], np.random.default_rng(0)) is None
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_stacked_column_stands_the_row_s_tiles_as_wide_bars_top_to_bottom(seed: int) -> None:
-    img, boxes, labels = row_photo()
-    img[300:332, 20:620] = np.maximum(img[300:332, 20:620].astype(int) - 30, 0)  # every tile's top is darker
-    rng = np.random.default_rng(seed)
-    cut = cut_row(img, boxes, labels, rng, band=False)
-    assert cut is not None
-    made = stacked_column(cut, 640, rng)
-    if made is None:  # the cut took a column of the photo: its tiles lie, nothing to stack
-        assert np.median(cut[1][:, 3] - cut[1][:, 1]) <= np.median(cut[1][:, 2] - cut[1][:, 0])
-        return
-    out, out_boxes, out_labels = made
-    assert out.shape == (640, 640, 3)
-    assert sorted(out_labels.tolist()) == sorted(cut[2].tolist())
-    assert (np.diff((out_boxes[:, 1] + out_boxes[:, 3]) / 2) > 0).all()  # top to bottom, in row order
-    assert np.median(out_boxes[:, 2] - out_boxes[:, 0]) > 3 * np.median(out_boxes[:, 3] - out_boxes[:, 1])
-    for box, lab in zip(out_boxes.astype(int), out_labels, strict=True):
-        cx = (box[0] + box[2]) // 2
-        top, bottom = (
-            out[box[1] + 2 : (box[1] + box[3]) // 2, cx],
-            out[(box[1] + box[3]) // 2 : box[3] - 2, cx],
-        )
-        assert top.mean() < bottom.mean()  # still standing: the darker top stays on top
-        assert abs(float(bottom.mean()) - (100 + 12 * int(lab))) < 8  # its own tile's shade
-
-
-def test_a_standing_crop_of_a_wide_bar_is_not_turned() -> None:
-    img = np.zeros((100, 400, 3), np.uint8)
-    img[30:50, 50:350] = 80  # top half of a standing tile stretched into a bar
-    img[50:70, 50:350] = 220
-    box = np.array([50, 30, 350, 70], np.float32)
-    crops = [random_crop(img, box, np.random.default_rng(seed), standing=True) for seed in range(6)]
-    # its top and bottom halves stay the crop's top and bottom (or, turned over, bottom and top: a trained
-    # view either way); turned sideways they would be the crop's sides, and top and bottom rows alike
-    rows = [float(c[8:24].mean()) - float(c[40:56].mean()) for c in crops]
-    sideways = random_crop(img, box, np.random.default_rng(0))
-    assert abs(float(sideways[8:24].mean()) - float(sideways[40:56].mean())) < 30
-    assert all(abs(r) > 60 for r in rows)
