@@ -307,6 +307,8 @@ class Raw:
     labels: np.ndarray
 
 
+
+
 def collect_raw(
     recognizer: Recognizer, samples: list[Sample], low: float, variant: Variant | None = None
 ) -> list[Raw]:

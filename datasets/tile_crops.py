@@ -10,9 +10,6 @@ from recognizer.classifier import shrink_region
 
 CROP_W, CROP_H = 48, 64
 PAD = 0.1
-SQUARISH = 1.25
-"""Boxes with long/short sides under this may hold a tile already lying askew: random_crop does not turn
-those further (a tile is about 1.35 long; turned by 30 degrees its box is nearly square)."""
 
 
 def crop_tile(img: np.ndarray, box: np.ndarray, pad: float = PAD) -> np.ndarray:
@@ -43,32 +40,15 @@ def _warp(
     )
 
 
-def tilted_box(w: float, h: float, angle: float) -> tuple[float, float]:
-    """Width and height of the upright box around a w x h tile turned by `angle` radians."""
-    c, s = abs(np.cos(angle)), abs(np.sin(angle))
-    return w * c + h * s, w * s + h * c
-
-
-def random_crop(
-    img: np.ndarray, box: np.ndarray, rng: np.random.Generator, tilt: float = 0.0, max_tilt: float = 40.0
-) -> np.ndarray:
+def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Training crop: jittered box (detector error), pad 10 % ± a bit, random ±90° turn for landscape,
-    random 180° turn, small rotation and shear. With probability `tilt` the tile is shown turned by up to
-    `max_tilt` degrees inside the upright box around it, as a tile lying askew on the table is boxed (and
-    cut by the runtime): the crop is that box, read along the photo's axes. Only boxes of a tile's shape
-    are turned (SQUARISH)."""
+    random 180° turn, small rotation and shear."""
     x0, y0, x1, y1 = (float(v) for v in box)
     w, h = x1 - x0, y1 - y0
     cx = (x0 + x1) / 2 + rng.normal(0, 0.04) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.04) * h
     w *= np.exp(rng.normal(0, 0.06))
     h *= np.exp(rng.normal(0, 0.06))
-    upright = max(w, h) >= SQUARISH * min(w, h)  # a squarish box may already hold a tile askew
-    askew = 0.0  # (no random draw without tilt: runs without it are as before)
-    if tilt and upright and rng.random() < tilt:
-        askew = np.deg2rad(rng.uniform(-max_tilt, max_tilt))
-    if askew:
-        w, h = tilted_box(w, h, askew)  # the crop is cut around the turned tile, turned back with it
     pad = PAD + rng.uniform(-0.04, 0.06)
     hw, hh = w * (0.5 + pad), h * (0.5 + pad)
     # corners in crop order (top-left, top-right, bottom-left) relative to the centre
@@ -81,7 +61,7 @@ def random_crop(
         pts = np.array([[-hw, -hh], [hw, -hh], [-hw, hh]], dtype=np.float32)
     if rng.random() < 0.5:
         pts = -pts  # 180° turn
-    a = np.deg2rad(rng.normal(0, 5)) + askew
+    a = np.deg2rad(rng.normal(0, 5))
     shear = rng.normal(0, 0.05)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], dtype=np.float32) @ np.array(
         [[1, shear], [0, 1]], dtype=np.float32

@@ -84,10 +84,8 @@ def make_batch(
     rng: np.random.Generator,
     back_frac: float,
     strip_frac: float = 0.0,
-    tilt: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips, a
-    `tilt` share of the others showing the tile askew (tile_crops.random_crop)."""
+    """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips."""
     n_strip = round(strip_frac * len(rows))
     crops, labels = strip_crops(images, samples, rows, n_strip, rng) if n_strip else ([], [])
     for i, j, lab in rows[: len(rows) - n_strip]:
@@ -95,7 +93,7 @@ def make_batch(
         if rng.random() < back_frac:
             crop, lab = back_crop(images[i], box, rng), BACK
         else:
-            crop = random_crop(images[i], box, rng, tilt)
+            crop = random_crop(images[i], box, rng)
         crops.append(crop)
         labels.append(lab)
     crops = [degrade(c, rng) for c in crops]
@@ -153,9 +151,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--strip-frac", type=float, default=0.0, help="share of crops cut from row strips (row_strip.py)"
     )
-    ap.add_argument(
-        "--tilt", type=float, default=0.0, help="share of crops showing the tile askew (up to 40 degrees)"
-    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -186,7 +181,6 @@ def main(argv: list[str] | None = None) -> int:
                 rng,
                 args.back_frac,
                 args.strip_frac,
-                args.tilt,
             )
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.tile_crops import CROP_H, CROP_W, crop_tile, random_crop, tilted_box
+from datasets.tile_crops import CROP_H, CROP_W, crop_tile, random_crop
 from datasets.yolo import LABELS, dataset_name_to_code, parse_label_line, read_folder
 
 
@@ -73,30 +73,6 @@ def test_random_crop_shape_and_determinism() -> None:
     b = random_crop(img, box, np.random.default_rng(5))
     assert a.shape == (CROP_H, CROP_W, 3)
     assert np.array_equal(a, b)
-
-
-def test_tilted_box_holds_the_turned_tile() -> None:
-    assert tilted_box(30, 40, 0.0) == pytest.approx((30, 40))
-    assert tilted_box(30, 40, np.pi / 2) == pytest.approx((40, 30))
-    assert tilted_box(30, 40, np.pi / 4) == pytest.approx((70 / np.sqrt(2), 70 / np.sqrt(2)))
-
-
-def test_random_crop_tilt_shows_a_tile_askew_in_its_box() -> None:
-    img = np.zeros((200, 200, 3), dtype=np.uint8)
-    img[70:130, 78:122] = 255  # a white 44 x 60 tile on black
-    tile = np.array([78, 70, 122, 130], dtype=np.float32)
-    plain = [random_crop(img, tile, np.random.default_rng(k)).mean() for k in range(20)]
-    askew = [random_crop(img, tile, np.random.default_rng(k), tilt=1.0).mean() for k in range(20)]
-    assert (
-        random_crop(img, tile, np.random.default_rng(3), tilt=0.0).tolist()
-        == random_crop(img, tile, np.random.default_rng(3)).tolist()
-    )  # no tilt, no change to the random stream
-    assert np.mean(askew) < np.mean(plain) - 15  # the turned tile leaves black corners in its bigger box
-    square = np.array([70, 70, 130, 130], dtype=np.float32)  # may already hold a tile askew: not turned
-    assert (
-        random_crop(img, square, np.random.default_rng(3), tilt=1.0).tolist()
-        == random_crop(img, square, np.random.default_rng(3)).tolist()
-    )
 
 
 def test_synthetic_scene_boxes_lie_inside_and_name_real_labels() -> None:
