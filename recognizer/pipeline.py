@@ -19,7 +19,7 @@ from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
-from recognizer.unstretch import row_shares, unstretch
+from recognizer.unstretch import row_duplicates, row_shares, unstretch
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -54,8 +54,8 @@ class Settings:
     unstretch: bool = True  # retry photos whose tiles look stretched (recognizer/unstretch.py)
     one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
     # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
-    # row (unstretch.row_shares). Row strips of valid: codes right on matched boxes 295 -> 330 of 367
-    # tiles, photos fully right 4 -> 13 of 34 (benchmarks/RESULTS.md)
+    # row (unstretch.row_shares); a tile found twice in the row counts once (unstretch.row_duplicates).
+    # Row strips of valid fully right 4 -> 19 of 34 with the factors 6.5 and 10 (benchmarks/RESULTS.md)
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -103,6 +103,8 @@ class Recognizer:
             lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze),
             s.back_lock if s.back_from_detector else 1.0,
         )
+        if boxes.squeeze is not None and s.one_way_rows:
+            boxes = boxes.select(np.nonzero(~row_duplicates(boxes, boxes.squeeze[0]))[0])
         return boxes
 
     def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:

@@ -24,6 +24,8 @@ valid photos, datasets/row_strip.py, 1088 -> 1113 of 1838 and 16 -> 18)."""
 SLIVER = 2.0
 """A first pass whose boxes have a median long/short side ratio above this looks stretched (tiles are
 about 1.35; ordinary photos, even squeezed from 4:3, stay under 2)."""
+DUPLICATE = 0.4
+"""Two boxes of a stretched row closer than this many tile pitches are one tile found twice."""
 FEW = 3
 """A first pass with fewer boxes than this is also retried (a stretched row may give almost nothing)."""
 
@@ -43,20 +45,27 @@ def stretched_axes(boxes: TileBoxes) -> tuple[Literal["x", "y"], ...]:
     return ()
 
 
-def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
-    """The boxes of a stretched row cut where they run into a neighbour in the same row, at the midpoint
-    between the two centres along the row (the axis that is not stretched). Neighbours are the nearest
-    boxes before and after along the row among those spanning mostly the same stretch of the other axis (a
-    band of two rows is two rows). The detector's boxes there run up to half a tile into the next one; a
-    crop of the tile's own share reads it better (benchmarks/RESULTS.md)."""
+def row_lines(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> tuple[int, np.ndarray, np.ndarray]:
+    """For the boxes of a stretched photo: the index of the axis the rows run along (the one not stretched:
+    1 for y when the photo is stretched along x), each box's centre along it, and which pairs of boxes lie
+    in the same line (spanning mostly the same stretch of the other axis; a band of two rows is two rows)."""
     along = 1 if stretched == "x" else 0
     across = 1 - along
-    out = xyxy.copy()
     centre = (xyxy[:, along] + xyxy[:, along + 2]) / 2
     lo, hi = xyxy[:, across], xyxy[:, across + 2]
     shared = np.minimum(hi[:, None], hi[None, :]) - np.maximum(lo[:, None], lo[None, :])
     shorter = np.minimum((hi - lo)[:, None], (hi - lo)[None, :])
     same_line = shared > 0.5 * np.maximum(shorter, 1e-6)
+    np.fill_diagonal(same_line, False)
+    return along, centre, same_line
+
+
+def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
+    """The boxes of a stretched row cut where they run into a neighbour in the same line, at the midpoint
+    between the two centres along the row. The detector's boxes there run up to half a tile into the next
+    one; a crop of the tile's own share reads it better (benchmarks/RESULTS.md)."""
+    along, centre, same_line = row_lines(xyxy, stretched)
+    out = xyxy.copy()
     for i in range(len(xyxy)):
         gap = centre - centre[i]
         after = np.nonzero(same_line[i] & (gap > 0))[0]
@@ -66,6 +75,28 @@ def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
             out[i, along + 2] = min(out[i, along + 2], middle)
             out[j, along] = max(out[j, along], middle)
     return out
+
+
+def row_duplicates(boxes: TileBoxes, stretched: Literal["x", "y"], closer: float = DUPLICATE) -> np.ndarray:
+    """Mask of boxes to drop from a stretched row: a box whose centre lies within `closer` times the row's
+    tile pitch (the median distance between neighbours in a line) of a better-scored box in its line is a
+    second find of that tile (their IoU can stay under the NMS bar when one is cut short)."""
+    _, centre, same_line = row_lines(boxes.xyxy, stretched)
+    steps = [
+        float(np.min(np.abs(centre[same_line[i]] - centre[i])))
+        for i in range(len(centre))
+        if same_line[i].any()
+    ]
+    drop = np.zeros(len(centre), bool)
+    if not steps:
+        return drop
+    pitch = float(np.median(steps))
+    for i in np.argsort(-boxes.score, kind="stable"):
+        if not drop[i]:
+            drop |= (
+                same_line[i] & (np.abs(centre - centre[i]) < closer * pitch) & (boxes.score <= boxes.score[i])
+            )
+    return drop
 
 
 def confidence_mass(boxes: TileBoxes) -> float:

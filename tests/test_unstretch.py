@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from recognizer.detector import Squeeze, TileBoxes
-from recognizer.unstretch import FACTORS, row_shares, stretched_axes, unstretch
+from recognizer.unstretch import FACTORS, row_duplicates, row_shares, stretched_axes, unstretch
 
 
 def boxes(w: float, h: float, n: int, score: float = 0.8) -> TileBoxes:
@@ -98,3 +98,17 @@ def test_row_shares_cut_overlapping_neighbours_at_their_midpoint() -> None:
     beside = np.array([700, 0, 700, 0], np.float32)
     band = np.concatenate([xyxy, xyxy + beside])  # a second row beside the first, at the same heights
     assert row_shares(band, "x").tolist() == np.concatenate([cut, cut + beside]).tolist()
+
+
+def test_a_tile_found_twice_in_a_stretched_row_counts_once() -> None:
+    # bars stacked along y (a row stretched along x), pitch 50; box 2 is a second, weaker find of tile 1
+    xyxy = np.array(
+        [[0, 0, 640, 48], [0, 50, 640, 98], [0, 58, 640, 90], [0, 100, 640, 148], [700, 58, 1300, 90]],
+        np.float32,
+    )
+    boxes = TileBoxes(xyxy, np.array([0.9, 0.8, 0.5, 0.9, 0.4], np.float32), np.zeros(5, bool), ("x", 8.0))
+    assert row_duplicates(boxes, "x").tolist() == [False, False, True, False, False]  # box 4: another line
+    stronger = TileBoxes(xyxy, np.array([0.9, 0.5, 0.8, 0.9, 0.4], np.float32), boxes.back, boxes.squeeze)
+    assert row_duplicates(stronger, "x").tolist() == [False, True, False, False, False]
+    alone = TileBoxes(xyxy[4:], np.ones(1, np.float32), np.zeros(1, bool), ("x", 8.0))
+    assert not row_duplicates(alone, "x").any()
