@@ -174,27 +174,29 @@ class TileClassifier:
         probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.classes), np.float32)
         return combine_views(probs, owner, len(xyxy), combine)
 
-    def row_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    def row_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray, voters: int | None = None) -> np.ndarray:
         """(n, classes) probabilities for the tiles of a stretched photo (one row of tiles stretched to a
         square). Their boxes are slivers or bars whatever way the tiles lie, so the box shape cannot say
         which tiles are sideways; the tiles of one row lie alike, so all are read the one way the
-        classifier is surer of (`one_way_for_all`)."""
+        classifier is surer of over the first `voters` boxes (`one_way_for_all`; default all)."""
         batch, _ = self.batch(rgb, xyxy, [ALL_VIEWS] * len(xyxy))
         if not len(batch):
             return np.zeros((0, self.classes), np.float32)
         probs = softmax(self.logits(batch)).reshape(len(xyxy), len(ALL_VIEWS), self.classes)
-        return one_way_for_all(probs)
+        return one_way_for_all(probs, voters)
 
 
 ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, True)]
 """Every way a crop can be read: upright, upright turned over, sideways, sideways turned over."""
 
 
-def one_way_for_all(probs: np.ndarray) -> np.ndarray:
+def one_way_for_all(probs: np.ndarray, voters: int | None = None) -> np.ndarray:
     """(n, classes) from (n, 4, classes) probabilities of ALL_VIEWS: every tile read the way (upright or
-    sideways, each averaged over both ways up) that the classifier is surer of summed over all tiles."""
+    sideways, each averaged over both ways up) that the classifier is surer of summed over the first
+    `voters` tiles (default all)."""
     upright, sideways = probs[:, :2].mean(axis=1), probs[:, 2:].mean(axis=1)
-    return upright if upright.max(axis=1).sum() >= sideways.max(axis=1).sum() else sideways
+    vote = slice(0, voters)
+    return upright if upright[vote].max(axis=1).sum() >= sideways[vote].max(axis=1).sum() else sideways
 
 
 def combine_views(probs: np.ndarray, owner: np.ndarray, count: int, combine: Combine) -> np.ndarray:

@@ -19,7 +19,7 @@ from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
-from recognizer.unstretch import row_duplicates, row_shares, unstretch
+from recognizer.unstretch import row_duplicates, row_gaps, row_shares, unstretch
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -56,6 +56,8 @@ class Settings:
     # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
     # row (unstretch.row_shares); a tile found twice in the row counts once (unstretch.row_duplicates).
     # Row strips of valid fully right 4 -> 19 of 34 with the factors 6.5 and 10 (benchmarks/RESULTS.md)
+    gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (unstretch.row_gaps) holds one
+    # when the classifier reads a face-up tile there this surely
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -107,12 +109,14 @@ class Recognizer:
             boxes = boxes.select(np.nonzero(~row_duplicates(boxes, boxes.squeeze[0]))[0])
         return boxes
 
-    def classify(self, image: LoadedImage, boxes: TileBoxes) -> np.ndarray:
-        """(n, 43) label probabilities for `boxes`, test-time turns combined."""
+    def classify(self, image: LoadedImage, boxes: TileBoxes, found: int | None = None) -> np.ndarray:
+        """(n, 43) label probabilities for `boxes`, test-time turns combined. A squeezed pass's row is read
+        one way, chosen by its first `found` boxes (those the detector found; default all)."""
         s = self.settings
         if boxes.squeeze is not None and s.one_way_rows:
-            shares = row_shares(boxes.xyxy, boxes.squeeze[0])
-            return self.classifier.row_probabilities(image.rgb, shares)
+            found = len(boxes) if found is None else found
+            shares = np.concatenate([row_shares(boxes.xyxy[:found], boxes.squeeze[0]), boxes.xyxy[found:]])
+            return self.classifier.row_probabilities(image.rgb, shares, found)
         return self.classifier.probabilities(image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band)
 
     def recognize(self, image: LoadedImage) -> Detections:
@@ -120,7 +124,31 @@ class Recognizer:
         boxes = self.detect(image)
         if len(boxes) == 0:
             return Detections.empty()
-        return decide(boxes, self.classify(image, boxes), image.scale, self.settings)
+        found = len(boxes)
+        if boxes.squeeze is not None and self.settings.one_way_rows:
+            boxes = with_row_gaps(boxes)
+        probs = self.classify(image, boxes, found)
+        if len(boxes) > found:  # the places in a stretched row the detector missed: kept when a tile is read
+            gap = np.arange(len(boxes)) >= found
+            sure_tile = (probs.max(axis=1) >= self.settings.gap_min_prob) & (
+                probs.argmax(axis=1) != BACK_INDEX
+            )
+            keep = np.nonzero(~gap | sure_tile)[0]
+            boxes, probs = boxes.select(keep), probs[keep]
+        return decide(boxes, probs, image.scale, self.settings)
+
+
+def with_row_gaps(boxes: TileBoxes) -> TileBoxes:
+    """The boxes of a squeezed pass with boxes for the gaps in its rows appended (unstretch.row_gaps), at
+    score 0 and face-up."""
+    assert boxes.squeeze is not None
+    gaps = row_gaps(boxes.xyxy, boxes.squeeze[0])
+    return TileBoxes(
+        np.concatenate([boxes.xyxy, gaps]),
+        np.concatenate([boxes.score, np.zeros(len(gaps), np.float32)]),
+        np.concatenate([boxes.back, np.zeros(len(gaps), bool)]),
+        boxes.squeeze,
+    )
 
 
 def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings) -> Detections:

@@ -26,6 +26,8 @@ SLIVER = 2.0
 about 1.35; ordinary photos, even squeezed from 4:3, stay under 2)."""
 DUPLICATE = 0.4
 """Two boxes of a stretched row closer than this many tile pitches are one tile found twice."""
+GAP = 1.6
+"""Neighbours in a stretched row further apart than this many pitches have a tile's room between them."""
 FEW = 3
 """A first pass with fewer boxes than this is also retried (a stretched row may give almost nothing)."""
 
@@ -77,20 +79,51 @@ def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
     return out
 
 
-def row_duplicates(boxes: TileBoxes, stretched: Literal["x", "y"], closer: float = DUPLICATE) -> np.ndarray:
-    """Mask of boxes to drop from a stretched row: a box whose centre lies within `closer` times the row's
-    tile pitch (the median distance between neighbours in a line) of a better-scored box in its line is a
-    second find of that tile (their IoU can stay under the NMS bar when one is cut short)."""
-    _, centre, same_line = row_lines(boxes.xyxy, stretched)
+def row_pitch(centre: np.ndarray, same_line: np.ndarray) -> float | None:
+    """The row's tile pitch: the median distance from each box to its nearest neighbour in its line (None
+    when no box has a neighbour)."""
     steps = [
         float(np.min(np.abs(centre[same_line[i]] - centre[i])))
         for i in range(len(centre))
         if same_line[i].any()
     ]
+    return float(np.median(steps)) if steps else None
+
+
+def row_gaps(xyxy: np.ndarray, stretched: Literal["x", "y"], wider: float = GAP) -> np.ndarray:
+    """Boxes for the places in a stretched row where the detector found nothing: between two neighbours in
+    a line more than `wider` pitches apart, as many pitch-wide boxes as whole pitches fit, evenly spaced, as
+    long across as the box before. The classifier decides whether a tile is there (Recognizer.recognize)."""
+    along, centre, same_line = row_lines(xyxy, stretched)
+    pitch = row_pitch(centre, same_line)
+    gaps: list[np.ndarray] = []
+    if pitch is None:
+        return np.zeros((0, 4), np.float32)
+    for i in range(len(xyxy)):
+        after = np.nonzero(same_line[i] & (centre > centre[i]))[0]
+        if not len(after):
+            continue
+        j = after[np.argmin(centre[after])]
+        distance = float(centre[j] - centre[i])
+        missing = round(distance / pitch) - 1
+        if distance > wider * pitch and missing >= 1:
+            for k in range(1, missing + 1):
+                box = xyxy[i].copy()
+                middle = centre[i] + distance * k / (missing + 1)
+                box[along], box[along + 2] = middle - pitch / 2, middle + pitch / 2
+                gaps.append(box)
+    return np.asarray(gaps, np.float32).reshape(-1, 4)
+
+
+def row_duplicates(boxes: TileBoxes, stretched: Literal["x", "y"], closer: float = DUPLICATE) -> np.ndarray:
+    """Mask of boxes to drop from a stretched row: a box whose centre lies within `closer` times the row's
+    tile pitch (the median distance between neighbours in a line) of a better-scored box in its line is a
+    second find of that tile (their IoU can stay under the NMS bar when one is cut short)."""
+    _, centre, same_line = row_lines(boxes.xyxy, stretched)
+    pitch = row_pitch(centre, same_line)
     drop = np.zeros(len(centre), bool)
-    if not steps:
+    if pitch is None:
         return drop
-    pitch = float(np.median(steps))
     for i in np.argsort(-boxes.score, kind="stable"):
         if not drop[i]:
             drop |= (

@@ -15,7 +15,7 @@ from PIL import Image
 import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
 from recognizer.classifier import TileClassifier, crop_corners, cut_crops, one_way_for_all, view_plan
-from recognizer.detector import box_iou, decode, letterbox, nms
+from recognizer.detector import TileBoxes, box_iou, decode, letterbox, nms
 from recognizer.pipeline import DEFAULT_THRESHOLD
 from recognizer.session import make_session, thread_count
 
@@ -210,6 +210,8 @@ def test_one_way_for_all_reads_every_tile_of_a_row_alike() -> None:
     assert one_way_for_all(probs).argmax(axis=1).tolist() == [1, 1]
     probs[1, 2:] = [0.0, 0.0, 1.0]
     assert one_way_for_all(probs).argmax(axis=1).tolist() == [2, 2]
+    probs[0, 2:] = [0.4, 0.3, 0.3]  # only tile 0 votes (tile 1 is a gap the detector missed): upright
+    assert one_way_for_all(probs, voters=1).argmax(axis=1).tolist() == [1, 1]
 
 
 def test_standing_tiles_of_a_row_stretched_sideways_are_read_upright() -> None:
@@ -334,3 +336,21 @@ def test_a_weak_lone_face_down_box_read_as_a_back_is_dropped() -> None:
     assert found.xyxy[:, 0].tolist() == [30, 41, 80]
     everything = pipeline.decide(boxes, probs, 1.0, Settings(back_lock=0.6, lone_backs_need_company=False))
     assert len(everything) == 4
+
+
+@pytest.mark.parametrize("tile_in_gap", [True, False])
+def test_a_gap_in_a_stretched_row_is_filled_only_where_a_tile_is_read(
+    fake: Recognizer, monkeypatch: pytest.MonkeyPatch, tile_in_gap: bool
+) -> None:
+    rgb = np.zeros((200, 760, 3), np.uint8)  # black all round: the fake reads grey padding as a tile
+    bars = [(80, 10 + 45 * k, 680, 40 + 45 * k) for k in range(4)]  # standing tiles stretched wide
+    for k, bar in enumerate(bars):
+        if k != 2 or tile_in_gap:
+            draw_tile(rgb, bar, 0.5, 0.5)  # 5m whichever way it is read
+    found = [bars[0], bars[1], bars[3]]  # the detector missed the third
+    boxes = TileBoxes(np.array(found, np.float32), np.full(3, 0.9, np.float32), np.zeros(3, bool), ("x", 8.0))
+    monkeypatch.setattr(fake, "detect", lambda image: boxes)
+    detections = fake.recognize(LoadedImage(rgb, 760, 200, 1.0))
+    assert detections.codes == ["5m"] * (4 if tile_in_gap else 3)
+    if tile_in_gap:
+        assert _matches(detections.xyxy, [list(bars[2])])[0] > 0.6  # a pitch-wide box on the tile

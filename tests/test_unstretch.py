@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from recognizer.detector import Squeeze, TileBoxes
-from recognizer.unstretch import FACTORS, row_duplicates, row_shares, stretched_axes, unstretch
+from recognizer.unstretch import FACTORS, row_duplicates, row_gaps, row_shares, stretched_axes, unstretch
 
 
 def boxes(w: float, h: float, n: int, score: float = 0.8) -> TileBoxes:
@@ -112,3 +112,15 @@ def test_a_tile_found_twice_in_a_stretched_row_counts_once() -> None:
     assert row_duplicates(stronger, "x").tolist() == [False, True, False, False, False]
     alone = TileBoxes(xyxy[4:], np.ones(1, np.float32), np.zeros(1, bool), ("x", 8.0))
     assert not row_duplicates(alone, "x").any()
+
+
+def test_row_gaps_fill_whole_missing_pitches_between_neighbours_in_a_line() -> None:
+    # a row stretched along x: bars at pitch 50 along y; the tiles at 150 and 250 were not found
+    xyxy = np.array([[0, 0, 640, 48], [0, 50, 640, 98], [0, 100, 640, 148], [0, 200, 640, 248],
+                     [0, 300, 640, 348], [700, 0, 1300, 48]], np.float32)  # fmt: skip
+    gaps = row_gaps(xyxy, "x")
+    assert gaps.tolist() == [[0, 149, 640, 199], [0, 249, 640, 299]]  # centres 174 and 274, pitch 50
+    assert row_gaps(xyxy[:3], "x").shape == (0, 4)  # no gap: nothing to add
+    assert row_gaps(xyxy[[0, 2]], "x").shape == (0, 4)  # two boxes: their distance is the pitch
+    turned = row_gaps(xyxy[:, [1, 0, 3, 2]], "y")  # slivers side by side along x
+    assert turned.tolist() == gaps[:, [1, 0, 3, 2]].tolist()
