@@ -307,8 +307,6 @@ class Raw:
     labels: np.ndarray
 
 
-
-
 def collect_raw(
     recognizer: Recognizer, samples: list[Sample], low: float, variant: Variant | None = None
 ) -> list[Raw]:

@@ -55,7 +55,7 @@ class Settings:
     one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
     # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
     # row (unstretch.row_shares); a tile found twice in the row counts once (unstretch.row_duplicates).
-    # Row strips of valid fully right 4 -> 20 of 34 with factors 6.5 and 10 and row_gaps (benchmarks/RESULTS.md)
+    # Row strips of valid fully right 4 -> 20 of 34 with the new factors and row_gaps (RESULTS.md)
     gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (unstretch.row_gaps) holds one
     # when the classifier reads a face-up tile there this surely
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
