@@ -40,8 +40,9 @@ def main(argv: list[str]) -> int:
         cmd = [str(BIN / "streamlit"), "run", str(ROOT / "streamlit_app.py"), *argv[1:]]
     elif argv[0] == "lint":
         ruff = subprocess.call([str(BIN / "ruff"), "check", "."], cwd=ROOT)
+        layout = subprocess.call([str(BIN / "ruff"), "format", "--check", "."], cwd=ROOT)
         mypy = subprocess.call([str(BIN / "mypy")], cwd=ROOT)
-        return ruff or mypy
+        return ruff or layout or mypy
     else:
         cmd = [str(BIN / "python"), "-m", "pytest", *argv[1:]]
     return subprocess.call(cmd, cwd=ROOT)
