@@ -175,7 +175,9 @@ def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings
         confidence = confidence * np.clip(boxes.score / settings.full_score, 0.0, 1.0)
     alternatives = np.argsort(-probs, axis=1, kind="stable")[:, :TOP_K]
     xyxy = boxes.xyxy / np.float32(scale)
-    order, row = reading_order(xyxy)
+    # a stretched row's boxes overlap their neighbours: ordered by their own shares of the row
+    shares = xyxy if boxes.squeeze is None else row_shares(xyxy, boxes.squeeze[0])
+    order, row = reading_order(shares)
     return Detections(
         xyxy=xyxy[order],
         confidence=confidence[order],

@@ -354,3 +354,16 @@ def test_a_gap_in_a_stretched_row_is_filled_only_where_a_tile_is_read(
     assert detections.codes == ["5m"] * (4 if tile_in_gap else 3)
     if tile_in_gap:
         assert _matches(detections.xyxy, [list(bars[2])])[0] > 0.6  # a pitch-wide box on the tile
+
+
+def test_a_stretched_row_reads_top_to_bottom_though_its_boxes_overlap() -> None:
+    # bars of a row stretched along x, 100 tall at a pitch of 50 (running half a tile into each
+    # neighbour, as the squeezed pass's boxes do): one row each, top to bottom
+    xyxy = np.array([[0, 100 + 50 * k - 50, 640, 100 + 50 * k + 50] for k in (2, 0, 3, 1)], np.float32)
+    boxes = TileBoxes(xyxy, np.full(4, 0.9, np.float32), np.zeros(4, bool), ("x", 8.0))
+    probs = np.eye(43, dtype=np.float32)[[2, 0, 3, 1]]
+    found = pipeline.decide(boxes, probs, 1.0, Settings())
+    assert found.codes == ["1m", "2m", "3m", "4m"]
+    assert found.row.tolist() == [0, 1, 2, 3]
+    plain = pipeline.decide(replace(boxes, squeeze=None), probs, 1.0, Settings())
+    assert plain.codes != ["1m", "2m", "3m", "4m"]  # overlapping bars merge into rows read left to right
