@@ -52,6 +52,8 @@ class Settings:
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     unstretch: bool = True  # retry photos whose tiles look stretched (recognizer/unstretch.py)
+    shapes_as_seen: bool = True  # ... judging box shapes as the detector sees them (the photo stretched to
+    # its square input), so a 4:3 photo's slivers look as slivers as in the square photo they came from
     one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
     # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
     # row (unstretch.row_shares); a tile found twice in the row counts once (unstretch.row_duplicates).
@@ -104,6 +106,7 @@ class Recognizer:
             first,
             lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze),
             s.back_lock if s.back_from_detector else 1.0,
+            image.rgb.shape[1] / image.rgb.shape[0] if square and s.shapes_as_seen else 1.0,
         )
         if boxes.squeeze is not None and s.one_way_rows:
             boxes = boxes.select(np.nonzero(~row_duplicates(boxes, boxes.squeeze[0]))[0])

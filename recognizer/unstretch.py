@@ -32,14 +32,16 @@ FEW = 3
 """A first pass with fewer boxes than this is also retried (a stretched row may give almost nothing)."""
 
 
-def stretched_axes(boxes: TileBoxes) -> tuple[Literal["x", "y"], ...]:
+def stretched_axes(boxes: TileBoxes, seen: float = 1.0) -> tuple[Literal["x", "y"], ...]:
     """The axes along which the photo may be stretched, judged from the first pass: none for ordinary
-    tile shapes, the long side's axis for slivers, both when there are too few boxes to tell."""
+    tile shapes, the long side's axis for slivers, both when there are too few boxes to tell. `seen`:
+    how much taller than in the photo a box looks to the detector (its input is the photo stretched to a
+    square: width / height of the photo), as the shapes it learned are those of its input."""
     if len(boxes) < FEW:
         return ("x", "y")
     w = boxes.xyxy[:, 2] - boxes.xyxy[:, 0]
     h = boxes.xyxy[:, 3] - boxes.xyxy[:, 1]
-    tall = float(np.median(h / np.maximum(w, 1e-6)))
+    tall = float(np.median(h / np.maximum(w, 1e-6))) * seen
     if tall > SLIVER:
         return ("y",)
     if tall < 1 / SLIVER:
@@ -144,13 +146,13 @@ def sure(boxes: TileBoxes, back_lock: float) -> TileBoxes:
 
 
 def unstretch(
-    first: TileBoxes, detect: Callable[[Squeeze], TileBoxes], back_lock: float = 0.0
+    first: TileBoxes, detect: Callable[[Squeeze], TileBoxes], back_lock: float = 0.0, seen: float = 1.0
 ) -> tuple[TileBoxes, Squeeze | None]:
     """The first pass, or a squeezed pass (`detect(squeeze)`, boxes in the photo's pixels) that finds
     clearly more: at least twice the first pass's confidence mass and 1.5 more, counting only `sure`
-    boxes. Returns the boxes and the squeeze used (None for the first pass)."""
+    boxes. Returns the boxes and the squeeze used (None for the first pass). `seen`: see stretched_axes."""
     judged = sure(first, back_lock)
-    axes = stretched_axes(judged)
+    axes = stretched_axes(judged, seen)
     best, best_mass, used = first, confidence_mass(judged), None
     bar = max(2 * best_mass, best_mass + 1.5)
     for axis in axes:

@@ -26,6 +26,17 @@ def test_slivers_name_their_axis_and_few_boxes_try_both() -> None:
     assert stretched_axes(boxes(30, 40, 2)) == ("x", "y")
 
 
+def test_shapes_are_judged_as_the_detector_sees_them() -> None:
+    # pieces of slivers, 1.7 times as tall as wide in a 4:3 photo: 2.27 in the square input the photo is
+    # stretched to (the shape the detector learned), so a sliver; a 4:3 photo's ordinary tiles (1.35)
+    # become 1.8 there and stay tiles
+    assert stretched_axes(boxes(30, 51, 6)) == ()
+    assert stretched_axes(boxes(30, 51, 6), seen=4 / 3) == ("y",)
+    assert stretched_axes(boxes(30, 40.5, 14), seen=4 / 3) == ()
+    assert stretched_axes(boxes(50, 30, 6)) == ()
+    assert stretched_axes(boxes(50, 30, 6), seen=3 / 4) == ("x",)  # a portrait photo: bars along x
+
+
 def test_a_clearly_better_squeezed_pass_wins() -> None:
     asked: list[Squeeze] = []
 
