@@ -26,6 +26,8 @@ SLIVER = 2.0
 about 1.35; ordinary photos, even squeezed from 4:3, stay under 2)."""
 DUPLICATE = 0.4
 """Two boxes of a stretched row closer than this many tile pitches are one tile found twice."""
+WHOLE = 0.6
+"""A box of a squeezed pass shorter than this share of the longest along the stretched axis is a piece."""
 GAP = 1.6
 """Neighbours in a stretched row further apart than this many pitches have a tile's room between them."""
 FEW = 3
@@ -135,8 +137,15 @@ def row_duplicates(boxes: TileBoxes, stretched: Literal["x", "y"], closer: float
 
 
 def confidence_mass(boxes: TileBoxes) -> float:
-    """How much a pass found: the sum of its peak scores."""
-    return float(boxes.score.sum())
+    """How much a pass found: the sum of its peak scores. In a squeezed pass only boxes at least WHOLE of
+    the longest along the stretched axis count: the tiles of a stretched row all span it, and a factor
+    too small splits them into pieces whose scores would add up (row strips of valid: tiles right 345 ->
+    349 of 394; 120 strips cut from ordinary photos: fully right 24 -> 27)."""
+    if boxes.squeeze is None or len(boxes) == 0:
+        return float(boxes.score.sum())
+    stretched = 0 if boxes.squeeze[0] == "x" else 1
+    length = boxes.xyxy[:, stretched + 2] - boxes.xyxy[:, stretched]
+    return float(boxes.score[length >= WHOLE * length.max()].sum())
 
 
 def sure(boxes: TileBoxes, back_lock: float) -> TileBoxes:

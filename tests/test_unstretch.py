@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from recognizer.detector import Squeeze, TileBoxes
-from recognizer.unstretch import FACTORS, row_duplicates, row_gaps, row_shares, stretched_axes, unstretch
+from recognizer.unstretch import (
+    FACTORS,
+    confidence_mass,
+    row_duplicates,
+    row_gaps,
+    row_shares,
+    stretched_axes,
+    unstretch,
+)
 
 
 def boxes(w: float, h: float, n: int, score: float = 0.8) -> TileBoxes:
@@ -135,3 +143,13 @@ def test_row_gaps_fill_whole_missing_pitches_between_neighbours_in_a_line() -> N
     assert row_gaps(xyxy[[0, 2]], "x").shape == (0, 4)  # two boxes: their distance is the pitch
     turned = row_gaps(xyxy[:, [1, 0, 3, 2]], "y")  # slivers side by side along x
     assert turned.tolist() == gaps[:, [1, 0, 3, 2]].tolist()
+
+
+def test_pieces_of_stretched_tiles_do_not_add_to_a_pass_s_confidence() -> None:
+    # a squeezed pass along x: two whole bars, and one bar split into two pieces by too small a factor
+    xyxy = np.array([[0, 0, 640, 48], [0, 50, 640, 98], [0, 100, 300, 148], [340, 100, 640, 148]], np.float32)
+    squeezed = TileBoxes(xyxy, np.full(4, 0.5, np.float32), np.zeros(4, bool), ("x", 5.0))
+    assert confidence_mass(squeezed) == pytest.approx(1.0)
+    plain = TileBoxes(xyxy, squeezed.score, squeezed.back)  # the first pass: every box counts
+    assert confidence_mass(plain) == pytest.approx(2.0)
+    assert confidence_mass(TileBoxes(xyxy[:0], np.zeros(0, np.float32), np.zeros(0, bool), ("y", 5.0))) == 0
