@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class Recognizer:
             return Detections.empty()
         found = len(boxes)
         if boxes.squeeze is not None and self.settings.one_way_rows:
-            boxes = with_row_gaps(boxes)
+            boxes = with_row_gaps(boxes, boxes.squeeze[0])
         probs = self.classify(image, boxes, found)
         if len(boxes) > found:  # the places in a stretched row the detector missed: kept when a tile is read
             gap = np.arange(len(boxes)) >= found
@@ -141,11 +142,10 @@ class Recognizer:
         return decide(boxes, probs, image.scale, self.settings)
 
 
-def with_row_gaps(boxes: TileBoxes) -> TileBoxes:
-    """The boxes of a squeezed pass with boxes for the gaps in its rows appended (unstretch.row_gaps), at
-    score 0 and face-up."""
-    assert boxes.squeeze is not None
-    gaps = row_gaps(boxes.xyxy, boxes.squeeze[0])
+def with_row_gaps(boxes: TileBoxes, stretched: Literal["x", "y"]) -> TileBoxes:
+    """The boxes of a pass squeezed along `stretched` with boxes for the gaps in its rows appended
+    (unstretch.row_gaps), at score 0 and face-up."""
+    gaps = row_gaps(boxes.xyxy, stretched)
     return TileBoxes(
         np.concatenate([boxes.xyxy, gaps]),
         np.concatenate([boxes.score, np.zeros(len(gaps), np.float32)]),
