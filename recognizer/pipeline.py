@@ -20,7 +20,8 @@ from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
-from recognizer.unstretch import row_duplicates, row_gaps, row_shares, unstretch
+from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
+from recognizer.unstretch import unstretch
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -57,10 +58,10 @@ class Settings:
     # its square input), so a 4:3 photo's slivers look as slivers as in the square photo they came from
     one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
     # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
-    # row (unstretch.row_shares); a tile found twice in the row counts once (unstretch.row_duplicates).
-    # Row strips of valid fully right 4 -> 20 of 34 with the new factors and row_gaps (RESULTS.md)
-    gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (unstretch.row_gaps) holds one
-    # when the classifier reads a face-up tile there this surely
+    # row; a tile found twice in the row counts once (recognizer/stretched_row.py). Row strips of valid
+    # fully right 4 -> 20 of 34 with the new squeeze factors and the gaps below (RESULTS.md)
+    gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (stretched_row.row_gaps) holds
+    # one when the classifier reads a face-up tile there this surely
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -144,7 +145,7 @@ class Recognizer:
 
 def with_row_gaps(boxes: TileBoxes, stretched: Literal["x", "y"]) -> TileBoxes:
     """The boxes of a pass squeezed along `stretched` with boxes for the gaps in its rows appended
-    (unstretch.row_gaps), at score 0 and face-up."""
+    (stretched_row.row_gaps), at score 0 and face-up."""
     gaps = row_gaps(boxes.xyxy, stretched)
     return TileBoxes(
         np.concatenate([boxes.xyxy, gaps]),
