@@ -54,13 +54,14 @@ def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
 
 def row_pitch(centre: np.ndarray, same_line: np.ndarray) -> float | None:
     """The row's tile pitch: the median distance from each box to its nearest neighbour in its line (None
-    when no box has a neighbour)."""
+    when no box has a neighbour, or when the boxes sit on top of each other)."""
     steps = [
         float(np.min(np.abs(centre[same_line[i]] - centre[i])))
         for i in range(len(centre))
         if same_line[i].any()
     ]
-    return float(np.median(steps)) if steps else None
+    pitch = float(np.median(steps)) if steps else 0.0
+    return pitch if pitch >= 1.0 else None
 
 
 def row_gaps(xyxy: np.ndarray, stretched: Literal["x", "y"], wider: float = GAP) -> np.ndarray:

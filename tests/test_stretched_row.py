@@ -49,3 +49,11 @@ def test_row_gaps_fill_whole_missing_pitches_between_neighbours_in_a_line() -> N
     assert row_gaps(xyxy[[0, 2]], "x").shape == (0, 4)  # two boxes: their distance is the pitch
     turned = row_gaps(xyxy[:, [1, 0, 3, 2]], "y")  # slivers side by side along x
     assert turned.tolist() == gaps[:, [1, 0, 3, 2]].tolist()
+
+
+def test_boxes_on_top_of_each_other_give_no_pitch_to_work_with() -> None:
+    stacked = np.array([[0, 50, 640, 98]] * 3 + [[0, 50, 640, 99]], np.float32)  # one place, four boxes
+    boxes = TileBoxes(stacked, np.full(4, 0.5, np.float32), np.zeros(4, bool), ("x", 8.0))
+    assert row_gaps(stacked, "x").shape == (0, 4)
+    assert not row_duplicates(boxes, "x").any()
+    assert row_shares(stacked, "x").shape == (4, 4)
