@@ -18,6 +18,8 @@ DUPLICATE = 0.4
 """Two boxes of a stretched row closer than this many tile pitches are one tile found twice."""
 GAP = 1.6
 """Neighbours in a stretched row further apart than this many pitches have a tile's room between them."""
+MOST_MISSING = 2
+"""... and up to this many tiles are looked for in one gap (a wider one is a gap in the row itself)."""
 
 
 def row_lines(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> tuple[int, np.ndarray, np.ndarray]:
@@ -66,8 +68,9 @@ def row_pitch(centre: np.ndarray, same_line: np.ndarray) -> float | None:
 
 def row_gaps(xyxy: np.ndarray, stretched: Literal["x", "y"], wider: float = GAP) -> np.ndarray:
     """Boxes for the places in a stretched row where the detector found nothing: between two neighbours in
-    a line more than `wider` pitches apart, as many pitch-wide boxes as whole pitches fit, evenly spaced, as
-    long across as the box before. The classifier decides whether a tile is there (Recognizer.recognize)."""
+    a line more than `wider` pitches apart, as many pitch-wide boxes as whole pitches fit (at most
+    MOST_MISSING), evenly spaced, as long across as the box before. The classifier decides whether a tile
+    is there (Recognizer.recognize)."""
     along, centre, same_line = row_lines(xyxy, stretched)
     pitch = row_pitch(centre, same_line)
     gaps: list[np.ndarray] = []
@@ -80,7 +83,7 @@ def row_gaps(xyxy: np.ndarray, stretched: Literal["x", "y"], wider: float = GAP)
         j = after[np.argmin(centre[after])]
         distance = float(centre[j] - centre[i])
         missing = round(distance / pitch) - 1
-        if distance > wider * pitch and missing >= 1:
+        if distance > wider * pitch and 1 <= missing <= MOST_MISSING:
             for k in range(1, missing + 1):
                 box = xyxy[i].copy()
                 middle = centre[i] + distance * k / (missing + 1)

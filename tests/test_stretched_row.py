@@ -57,3 +57,11 @@ def test_boxes_on_top_of_each_other_give_no_pitch_to_work_with() -> None:
     assert row_gaps(stacked, "x").shape == (0, 4)
     assert not row_duplicates(boxes, "x").any()
     assert row_shares(stacked, "x").shape == (4, 4)
+
+
+def test_a_gap_of_many_tiles_is_a_gap_in_the_row_not_missed_tiles() -> None:
+    centres = [25, 75, 125, 175, 475]  # pitch 50, then six pitches of table
+    xyxy = np.array([[0, c - 24, 640, c + 24] for c in centres], np.float32)
+    assert row_gaps(xyxy, "x").shape == (0, 4)
+    three = np.array([[0, c - 24, 640, c + 24] for c in (25, 75, 125, 275)], np.float32)
+    assert len(row_gaps(three, "x")) == 2  # two missing tiles are looked for
