@@ -367,3 +367,25 @@ def test_a_stretched_row_reads_top_to_bottom_though_its_boxes_overlap() -> None:
     assert found.row.tolist() == [0, 1, 2, 3]
     plain = pipeline.decide(replace(boxes, squeeze=None), probs, 1.0, Settings())
     assert plain.codes != ["1m", "2m", "3m", "4m"]  # overlapping bars merge into rows read left to right
+
+
+@pytest.mark.parametrize("squeeze", [None, ("x", 8.0), ("y", 3.0)])
+def test_any_boxes_the_detector_may_give_are_decided_without_error(
+    fake: Recognizer, monkeypatch: pytest.MonkeyPatch, squeeze: tuple[str, float] | None
+) -> None:
+    # zero-sized, stacked, off-image and huge boxes: the row helpers must neither fail nor multiply them
+    rng = np.random.default_rng(5)
+    rgb = rng.integers(0, 255, (120, 200, 3), dtype=np.uint8)
+    for k in range(60):
+        n = int(rng.integers(0, 10))
+        x0, y0 = rng.uniform(-30, 200, n), rng.uniform(-30, 120, n)
+        if k % 4 == 0:
+            x0[:], y0[:] = x0[:1].repeat(n), y0[:1].repeat(n)
+        w = rng.choice([0.0, 0.5, 4.0, 40.0, 300.0], n)
+        h = rng.choice([0.0, 1.0, 30.0, 200.0], n)
+        xyxy = np.stack([x0, y0, x0 + w, y0 + h], axis=1).astype(np.float32).reshape(-1, 4)
+        boxes = TileBoxes(xyxy, rng.uniform(0, 1, n).astype(np.float32), rng.random(n) < 0.3, squeeze)  # type: ignore[arg-type]
+        monkeypatch.setattr(fake, "detect", lambda image, boxes=boxes: boxes)
+        found = fake.recognize(LoadedImage(rgb, 200, 120, 1.0))
+        assert len(found.codes) <= 3 * n
+        assert np.isfinite(found.xyxy).all()
