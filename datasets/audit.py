@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.yolo import LABELS, Sample
+from recognizer.detector import box_iou
 
 AUDIT_FILE = Path(__file__).with_name("valid_audit.json")
 DUPLICATE_IOU = 0.6
@@ -72,10 +73,7 @@ def audited(samples: list[Sample], fixes: list[dict[str, object]]) -> tuple[list
 
 def _check_duplicate(sample: Sample, box: int, other: int) -> None:
     """A box removed as a duplicate must lie on the other box (IoU >= 0.6), which stays."""
-    a, b = sample.boxes[box], sample.boxes[other] if 0 <= other < len(sample.boxes) else None
-    if b is None or other == box:
+    if not 0 <= other < len(sample.boxes) or other == box:
         raise AuditMismatch(f"{sample.image.name}: box {box} cannot duplicate box {other}")
-    inter = max(min(a[2], b[2]) - max(a[0], b[0]), 0) * max(min(a[3], b[3]) - max(a[1], b[1]), 0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    if inter < DUPLICATE_IOU * union:
+    if box_iou(sample.boxes[box], sample.boxes[other : other + 1])[0] < DUPLICATE_IOU:
         raise AuditMismatch(f"{sample.image.name}: box {box} does not lie on box {other}")

@@ -40,7 +40,7 @@ from datasets.yolo import (
     read_folder,
     read_split,
 )
-from recognizer.classifier import ALL_VIEWS, Combine, TurnMode, combine_views, softmax, view_plan
+from recognizer.classifier import Combine, TurnMode, combine_views, view_plan
 from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes, boxes_in_image, decode, nms
@@ -326,8 +326,7 @@ def collect_raw(
         boxes = boxes_in_image(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
         )  # no NMS yet
-        batch, _ = recognizer.classifier.batch(image.rgb, boxes.xyxy, [ALL_VIEWS] * len(boxes))
-        probs = softmax(recognizer.classifier.logits(batch)).reshape(len(boxes), len(ALL_VIEWS), len(LABELS))
+        probs = recognizer.classifier.all_view_probabilities(image.rgb, boxes.xyxy)
         raws.append(Raw(boxes, probs, image.scale, truth, sample.labels))
     return raws
 

@@ -179,11 +179,16 @@ class TileClassifier:
         square). Their boxes are slivers or bars whatever way the tiles lie, so the box shape cannot say
         which tiles are sideways; the tiles of one row lie alike, so all are read the one way the
         classifier is surer of over the first `voters` boxes (`one_way_for_all`; default all)."""
-        batch, _ = self.batch(rgb, xyxy, [ALL_VIEWS] * len(xyxy))
-        if not len(batch):
+        if not len(xyxy):
             return np.zeros((0, self.classes), np.float32)
-        probs = softmax(self.logits(batch)).reshape(len(xyxy), len(ALL_VIEWS), self.classes)
-        return one_way_for_all(probs, voters)
+        return one_way_for_all(self.all_view_probabilities(rgb, xyxy), voters)
+
+    def all_view_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+        """(n, 4, classes) probabilities of every box read in each of ALL_VIEWS."""
+        if not len(xyxy):
+            return np.zeros((0, len(ALL_VIEWS), self.classes), np.float32)
+        batch, _ = self.batch(rgb, xyxy, [ALL_VIEWS] * len(xyxy))
+        return softmax(self.logits(batch)).reshape(len(xyxy), len(ALL_VIEWS), self.classes)
 
 
 ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, True)]
