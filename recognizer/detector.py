@@ -156,20 +156,31 @@ class TileDetector:
         self.size = size
         shape = session.get_inputs()[0].shape
         self.flexible = not all(isinstance(d, int) for d in shape[2:4])  # any height and width accepted
+        self.fixed_batch = shape[0] if isinstance(shape[0], int) and shape[0] > 0 else None
 
     def raw_outputs(
-        self, rgb: np.ndarray, square: bool = False, squeeze: Squeeze | None = None
+        self, rgb: np.ndarray, square: bool = False, squeeze: Squeeze | None = None, mirror: bool = False
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
         """Heatmap, size, offset for one image ([2, GH, GW] each) and the input pixels per image pixel
         (x, y).
 
         `square` stretches the photo to S x S instead of the contract's letterbox (see Settings);
-        `squeeze` (axis, factor) then shrinks one side by that factor (see `input_layout`)."""
+        `squeeze` (axis, factor) then shrinks one side by that factor (see `input_layout`); `mirror` also
+        reads the input mirrored left-right and averages the two heatmaps and sizes (`mirror_average`)."""
         h, w = rgb.shape[:2]
         new_w, new_h, canvas_w, canvas_h = input_layout(w, h, self.size, square, squeeze, self.flexible)
         tensor = place(rgb, (canvas_w, canvas_h), new_w, new_h)
-        heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
-        return heatmap[0], size[0], offset[0], (new_w / w, new_h / h)
+        ratio = (new_w / w, new_h / h)
+        if not mirror:
+            heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
+            return heatmap[0], size[0], offset[0], ratio
+        views = np.stack([tensor, tensor[:, :, ::-1]])
+        if self.fixed_batch == 1:
+            runs = [self.session.run(list(OUTPUTS), {INPUTS[0]: views[k : k + 1]}) for k in range(2)]
+            heatmap, size, offset = (np.concatenate(parts) for parts in zip(*runs, strict=True))
+        else:
+            heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: views})
+        return *mirror_average(heatmap, size, offset), ratio
 
     def detect(
         self,
@@ -178,12 +189,29 @@ class TileDetector:
         iou: float,
         square: bool = False,
         squeeze: Squeeze | None = None,
+        mirror: bool = False,
     ) -> TileBoxes:
-        """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels."""
-        heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze)
+        """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels;
+        `mirror`: the heatmaps of the input and of its mirror image averaged (`mirror_average`)."""
+        heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze, mirror)
         found = boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
         found.squeeze = squeeze
         return found
+
+
+def mirror_average(
+    heatmap: np.ndarray, size: np.ndarray, offset: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One output from the outputs ([2, C, GH, GW] each) of an input and of that input mirrored
+    left-right: heatmaps and box sizes averaged with the mirrored ones turned back (CenterNet's flip
+    test; the detector was trained with left-right mirrors), sub-cell offsets from the input alone (a
+    mirrored centre can fall in the neighbouring cell). Mirroring the whole input, grey padding included,
+    turns back exactly, as the output grid is the input's divided by the stride."""
+    return (
+        (heatmap[0] + heatmap[1][:, :, ::-1]) / 2,
+        (size[0] + size[1][:, :, ::-1]) / 2,
+        offset[0],
+    )
 
 
 def boxes_in_image(

@@ -15,7 +15,7 @@ from PIL import Image
 import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
 from recognizer.classifier import TileClassifier, crop_corners, cut_crops, one_way_for_all, view_plan
-from recognizer.detector import TileBoxes, box_iou, decode, letterbox, nms
+from recognizer.detector import TileBoxes, box_iou, decode, letterbox, mirror_average, nms
 from recognizer.pipeline import DEFAULT_THRESHOLD
 from recognizer.session import make_session, thread_count
 
@@ -115,6 +115,39 @@ def test_squeezed_pass_maps_boxes_back_to_the_stretched_photo(fake: Recognizer) 
     heatmap, _, _, ratio = detector.raw_outputs(rgb, square=True, squeeze=("x", 2.0))
     assert ratio == (0.5, 1.0)
     assert heatmap[0, :, 16:].max() < 0.2 < heatmap[0, :, :16].max()  # the input's right half is grey
+
+
+def test_mirrored_reading_is_turned_back_onto_the_photo(fake: Recognizer) -> None:
+    """The fake detector answers a mirrored photo with the mirrored heatmap, so the average of a reading
+    and its mirrored reading turned back is the plain reading, also with grey padding in the input."""
+    rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 0.0, 0.0, True)])
+    for square, squeeze in ((True, None), (False, None), (True, ("y", 2.0))):
+        plain, size, offset, ratio = fake.detector.raw_outputs(rgb, square, squeeze)
+        both, size2, offset2, ratio2 = fake.detector.raw_outputs(rgb, square, squeeze, mirror=True)
+        assert ratio2 == ratio and plain.max() > 0.5
+        np.testing.assert_allclose(both, plain, atol=1e-5)
+        np.testing.assert_allclose(size2, size, atol=1e-4)
+        np.testing.assert_array_equal(offset2, offset)
+    mirrored = Recognizer(fake.model_dir, settings=replace(fake.settings, mirror_test=True))
+    plain_only = Recognizer(fake.model_dir, settings=replace(fake.settings, mirror_test=False))
+    image = LoadedImage(rgb, 256, 192, 1.0)
+    a, b = mirrored.recognize(image), plain_only.recognize(image)
+    assert a.codes == b.codes and len(a) == 3
+    np.testing.assert_allclose(a.xyxy, b.xyxy, atol=0.01)
+
+
+def test_mirror_average_halves_what_only_one_reading_sees() -> None:
+    heatmap = np.zeros((2, 2, 3, 5), np.float32)
+    size = np.ones((2, 2, 3, 5), np.float32)
+    offset = np.zeros((2, 2, 3, 5), np.float32)
+    heatmap[0, 0, 1, 1] = heatmap[1, 0, 1, 3] = 0.8  # one tile, seen in both (column 1 = mirrored 3)
+    heatmap[1, 0, 2, 0] = 0.9  # seen only in the mirrored reading, at column 4 of the photo
+    size[0, :, 1, 1], size[1, :, 1, 3] = 10.0, 20.0
+    offset[0, 0, 1, 1], offset[1, 0, 1, 3] = 0.25, 0.9
+    avg_heat, avg_size, avg_offset = mirror_average(heatmap, size, offset)
+    assert avg_heat[0, 1, 1] == pytest.approx(0.8) and avg_heat[0, 2, 4] == pytest.approx(0.45)
+    assert avg_heat[0, 2, 0] == 0.0 and avg_size[0, 1, 1] == pytest.approx(15.0)
+    assert avg_offset[0, 1, 1] == pytest.approx(0.25)  # sub-cell offsets: the plain reading's
 
 
 def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:

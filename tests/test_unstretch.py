@@ -31,6 +31,17 @@ def test_slivers_name_their_axis_and_few_boxes_try_both() -> None:
     assert stretched_axes(boxes(30, 40, 2)) == ("x", "y")
 
 
+def test_a_few_weak_boxes_of_ordinary_shape_try_both_axes() -> None:
+    # a row strip's first pass may find only weak pieces that look like tiles: not enough to tell
+    assert stretched_axes(boxes(30, 40, 5, score=0.45)) == ("x", "y")
+    assert stretched_axes(boxes(30, 40, 3, score=0.5)) == ()
+    mixed = boxes(30, 40, 6, score=0.45)
+    mixed.score[:2] = 0.9
+    assert stretched_axes(mixed) == ("x", "y")
+    mixed.score[2] = 0.6
+    assert stretched_axes(mixed) == ()
+
+
 def test_shapes_are_judged_as_the_detector_sees_them() -> None:
     # pieces of slivers, 1.7 times as tall as wide in a 4:3 photo: 2.27 in the square input the photo is
     # stretched to (the shape the detector learned), so a sliver; a 4:3 photo's ordinary tiles (1.35)
@@ -49,7 +60,7 @@ def test_a_clearly_better_squeezed_pass_wins() -> None:
         asked.append(squeeze)
         return boxes(20, 400, 12 if squeeze == ("y", 8.0) else 3, score=0.9)
 
-    first = boxes(20, 400, 4, score=0.4)
+    first = boxes(20, 400, 4, score=0.5)
     found, used = unstretch(first, detect)
     assert used == ("y", 8.0) and len(found) == 12
     assert asked == [("y", f) for f in FACTORS]  # only the slivers' axis is tried
