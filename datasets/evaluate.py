@@ -311,7 +311,8 @@ def collect_raw(
     recognizer: Recognizer, samples: list[Sample], low: float, variant: Variant | None = None
 ) -> list[Raw]:
     """One detector and one classifier run per photo, at the lowest threshold of the sweep (the first pass
-    only: the squeezed retry of stretched photos, recognizer/unstretch.py, is not part of the sweep)."""
+    only, read as the runtime reads it, mirrored and at its scales: the squeezed retry of stretched
+    photos, recognizer/unstretch.py, is not part of the sweep)."""
     raws = []
     for sample in samples:
         truth = sample.boxes
@@ -320,8 +321,12 @@ def collect_raw(
         else:
             data, truth = variant(load_image(sample.image).rgb, sample.boxes)
             image = load_image(data)
+        settings = recognizer.settings
         heatmap, size, offset, ratio = recognizer.detector.raw_outputs(
-            image.rgb, bool(recognizer.settings.square_detector_input)
+            image.rgb,
+            bool(settings.square_detector_input),
+            mirror=settings.mirror_test,
+            scales=settings.first_pass_scales,
         )
         boxes = boxes_in_image(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01

@@ -159,23 +159,49 @@ class TileDetector:
         self.fixed_batch = shape[0] if isinstance(shape[0], int) and shape[0] > 0 else None
 
     def raw_outputs(
-        self, rgb: np.ndarray, square: bool = False, squeeze: Squeeze | None = None, mirror: bool = False
+        self,
+        rgb: np.ndarray,
+        square: bool = False,
+        squeeze: Squeeze | None = None,
+        mirror: bool = False,
+        scales: tuple[float, ...] = (1.0,),
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
-        """Heatmap, size, offset for one image ([2, GH, GW] each) and the input pixels per image pixel
-        (x, y).
+        """Heatmap, size, offset for one image ([2, GH, GW] each, on the grid of the S x S input) and the
+        input pixels per image pixel (x, y).
 
         `square` stretches the photo to S x S instead of the contract's letterbox (see Settings);
         `squeeze` (axis, factor) then shrinks one side by that factor (see `input_layout`); `mirror` also
-        reads the input mirrored left-right and averages the two heatmaps and sizes (`mirror_average`)."""
+        reads the input mirrored left-right and averages the two (`mirror_average`); `scales` (plain
+        passes of a model that takes any input size) reads the photo at these fractions of S as well and
+        averages their face-up heatmaps and their sizes onto S's grid (`scale_average`; face-down tiles
+        are read at S alone: on synthetic concealed kongs the smaller reading lost them, recall 0.79 ->
+        0.75)."""
+        main = self._read(rgb, square, squeeze, mirror, self.size)
+        others = [scaled_side(self.size, k) for k in scales if scaled_side(self.size, k) != self.size]
+        if not others or not self.flexible:
+            return main
+        if squeeze is not None:
+            raise ValueError("scales are for plain passes; a squeezed pass reads at S only")
+        reads = [self._read(rgb, square, None, mirror, side) for side in others]
+        heatmap, size = scale_average(
+            main[0], main[1], [(r[0], r[1], self.size / side) for r, side in zip(reads, others, strict=True)]
+        )
+        heatmap[1] = main[0][1]  # face-down tiles: S's reading alone (the smaller one loses them)
+        return heatmap, size, main[2], main[3]
+
+    def _read(
+        self, rgb: np.ndarray, square: bool, squeeze: Squeeze | None, mirror: bool, side: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
+        """One reading of the photo with an input of side `side` (see raw_outputs)."""
         h, w = rgb.shape[:2]
-        new_w, new_h, canvas_w, canvas_h = input_layout(w, h, self.size, square, squeeze, self.flexible)
+        new_w, new_h, canvas_w, canvas_h = input_layout(w, h, side, square, squeeze, self.flexible)
         tensor = place(rgb, (canvas_w, canvas_h), new_w, new_h)
         ratio = (new_w / w, new_h / h)
         if not mirror:
             heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
             return heatmap[0], size[0], offset[0], ratio
         views = np.stack([tensor, tensor[:, :, ::-1]])
-        if self.fixed_batch == 1:
+        if self.fixed_batch is not None:
             runs = [self.session.run(list(OUTPUTS), {INPUTS[0]: views[k : k + 1]}) for k in range(2)]
             heatmap, size, offset = (np.concatenate(parts) for parts in zip(*runs, strict=True))
         else:
@@ -190,10 +216,11 @@ class TileDetector:
         square: bool = False,
         squeeze: Squeeze | None = None,
         mirror: bool = False,
+        scales: tuple[float, ...] = (1.0,),
     ) -> TileBoxes:
         """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels;
-        `mirror`: the heatmaps of the input and of its mirror image averaged (`mirror_average`)."""
-        heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze, mirror)
+        `mirror` and `scales`: more readings averaged (see raw_outputs)."""
+        heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze, mirror, scales)
         found = boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
         found.squeeze = squeeze
         return found
@@ -212,6 +239,33 @@ def mirror_average(
         (size[0] + size[1][:, :, ::-1]) / 2,
         offset[0],
     )
+
+
+def scaled_side(side: int, scale: float) -> int:
+    """The input side for reading at `scale` times `side`: a multiple of 32 (the detector's stride), at
+    least 32."""
+    return max(32, round(side * scale / 32) * 32)
+
+
+def scale_average(
+    heatmap: np.ndarray, size: np.ndarray, others: list[tuple[np.ndarray, np.ndarray, float]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Heatmaps and box sizes ([C, GH, GW]) averaged with those of other readings of the same photo at
+    other input sides, given as (heatmap, size, main side / that side): each resized onto the main grid
+    (cell centres matched), its sizes, in its own input's pixels, multiplied into the main input's."""
+    grid = (heatmap.shape[2], heatmap.shape[1])
+    heats: list[np.ndarray] = [heatmap.astype(np.float32)]
+    sizes: list[np.ndarray] = [size.astype(np.float32)]
+    for other_heat, other_size, factor in others:
+        heats.append(on_grid(other_heat, grid))
+        sizes.append(on_grid(other_size, grid) * np.float32(factor))
+    count = np.float32(len(heats))
+    return np.sum(heats, axis=0) / count, np.sum(sizes, axis=0) / count
+
+
+def on_grid(maps: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
+    """[C, h, w] maps resized to a (width, height) grid, cell centres matched (bilinear)."""
+    return np.stack([cv2.resize(m.astype(np.float32), grid, interpolation=cv2.INTER_LINEAR) for m in maps])
 
 
 def boxes_in_image(

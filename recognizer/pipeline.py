@@ -42,6 +42,10 @@ class Settings:
     # two (detector.mirror_average). Valid, audited: hands fully right 0.728 -> 0.766, tile P/R
     # 0.979/0.980 -> 0.983/0.982. Squeezed retries read once: mirrored there, strips got worse (13 -> 18
     # wrong) as the retry's choice of factor moved
+    first_pass_scales: tuple[float, ...] = (1.0, 0.75)  # ... and also at 0.75 S, face-up heatmap and
+    # sizes averaged onto S's grid (detector.scale_average). Valid, audited: hands 0.766 -> 0.778 (12 MP
+    # 0.734 -> 0.766), photos fully right 0.787 -> 0.807; synthetic kongs unchanged. Extra sides tried:
+    # 256, 288 (this), 320, 352, 448, 288 + 320; 448 lost (benchmarks/RESULTS.md)
     turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
     combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
     square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways
@@ -105,7 +109,9 @@ class Recognizer:
         s = self.settings
         thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
         square = bool(s.square_detector_input)
-        first = self.detector.detect(image.rgb, thresholds, s.nms_iou, square=square, mirror=s.mirror_test)
+        first = self.detector.detect(
+            image.rgb, thresholds, s.nms_iou, square=square, mirror=s.mirror_test, scales=s.first_pass_scales
+        )
         if not s.unstretch:
             return first
         boxes, _ = unstretch(

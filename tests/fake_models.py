@@ -40,8 +40,9 @@ def _model(nodes: list, inputs: list, outputs: list, initializers: list) -> byte
     return model.SerializeToString()
 
 
-def detector_bytes(size: int = SIZE) -> bytes:
-    """Heatmap = sigmoid(k * (gaussian-blurred 4x4-pooled red/blue channel - 0.6)); constant size/offset."""
+def detector_bytes(size: int = SIZE, flexible: bool = False) -> bytes:
+    """Heatmap = sigmoid(k * (gaussian-blurred 4x4-pooled red/blue channel - 0.6)); constant size/offset.
+    `flexible`: any input height and width (as the real detector), else `size` x `size`."""
     ax = np.arange(9) - 4
     kernel = np.exp(-(ax[:, None] ** 2 + ax[None, :] ** 2) / (2 * 1.5**2))
     kernel = (kernel / kernel.sum()).astype(np.float32)
@@ -72,8 +73,10 @@ def detector_bytes(size: int = SIZE) -> bytes:
         helper.make_node("Add", ["nothing", "half"], ["offset"]),
     ]
     g = size // 4
-    inputs = [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["N", 3, size, size])]
-    outputs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["N", 2, g, g]) for name in
+    side: list[int | str] = ["H", "W"] if flexible else [size, size]
+    grid: list[int | str] = ["GH", "GW"] if flexible else [g, g]
+    inputs = [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["N", 3, *side])]
+    outputs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["N", 2, *grid]) for name in
                ("heatmap", "size", "offset")]  # fmt: skip
     return _model(nodes, inputs, outputs, inits)
 
@@ -111,10 +114,10 @@ def classifier_bytes() -> bytes:
     return _model(nodes, inputs, outputs, inits)
 
 
-def write_fake_models(folder: Path, size: int = SIZE) -> Path:
+def write_fake_models(folder: Path, size: int = SIZE, flexible: bool = False) -> Path:
     """Write detector.onnx, classifier.onnx and labels.json into `folder` and return it."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "detector.onnx").write_bytes(detector_bytes(size))
+    (folder / "detector.onnx").write_bytes(detector_bytes(size, flexible))
     (folder / "classifier.onnx").write_bytes(classifier_bytes())
     config = {
         "labels": list(FALLBACK_LABELS),

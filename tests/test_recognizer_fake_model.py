@@ -15,7 +15,16 @@ from PIL import Image
 import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
 from recognizer.classifier import TileClassifier, crop_corners, cut_crops, one_way_for_all, view_plan
-from recognizer.detector import TileBoxes, box_iou, decode, letterbox, mirror_average, nms
+from recognizer.detector import (
+    TileBoxes,
+    box_iou,
+    decode,
+    letterbox,
+    mirror_average,
+    nms,
+    scale_average,
+    scaled_side,
+)
 from recognizer.pipeline import DEFAULT_THRESHOLD
 from recognizer.session import make_session, thread_count
 
@@ -148,6 +157,48 @@ def test_mirror_average_halves_what_only_one_reading_sees() -> None:
     assert avg_heat[0, 1, 1] == pytest.approx(0.8) and avg_heat[0, 2, 4] == pytest.approx(0.45)
     assert avg_heat[0, 2, 0] == 0.0 and avg_size[0, 1, 1] == pytest.approx(15.0)
     assert avg_offset[0, 1, 1] == pytest.approx(0.25)  # sub-cell offsets: the plain reading's
+
+
+def test_a_smaller_reading_is_averaged_onto_the_main_grid(tmp_path: Path) -> None:
+    """The fake detector's heatmap follows the tiles at any input size, and its box size is a constant in
+    input pixels: averaged onto S's grid, the peaks stay where the tiles are and the sizes are in S's
+    pixels."""
+    flexible = write_fake_models(tmp_path / "flexible", flexible=True)
+    fake = Recognizer(flexible, threads=1, settings=Settings(turns="none", square_band=1.0))
+    assert fake.detector.flexible
+    rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)])
+    plain, size, offset, ratio = fake.detector.raw_outputs(rgb, True)
+    both, size2, offset2, ratio2 = fake.detector.raw_outputs(rgb, True, scales=(1.0, 0.5))
+    assert both.shape == plain.shape and ratio2 == ratio
+    assert np.abs(both[0] - plain[0]).max() > 1e-3  # face-up: averaged with the smaller reading
+    np.testing.assert_array_equal(both[1], plain[1])  # face-down: S's reading alone
+    np.testing.assert_array_equal(offset2, offset)
+    side = fake.detector.size
+    smaller, small_size, _, _ = fake.detector._read(rgb, True, None, False, scaled_side(side, 0.5))
+    assert small_size.mean() == pytest.approx(size.mean(), rel=1e-4)  # the constant, in its own pixels
+    assert smaller.shape[1:] == (plain.shape[1] // 2, plain.shape[2] // 2)
+    np.testing.assert_allclose(size2, size * (1 + 2) / 2, rtol=1e-4)  # 2 = side / smaller side
+    for peak in zip(*np.nonzero(plain[0] == plain[0].max()), strict=True):
+        assert both[0][peak] > 0.5
+    assert np.abs(both[0] - plain[0]).max() < 0.5
+    rec = Recognizer(flexible, settings=replace(fake.settings, first_pass_scales=(1.0, 0.5)))
+    assert len(rec.recognize(LoadedImage(rgb, 256, 192, 1.0))) == 3
+    with pytest.raises(ValueError, match="plain passes"):
+        fake.detector.raw_outputs(rgb, True, ("y", 2.0), scales=(1.0, 0.5))
+
+
+def test_scale_average_matches_cells_and_converts_sizes() -> None:
+    assert scaled_side(384, 0.75) == 288 and scaled_side(384, 1.0) == 384 and scaled_side(40, 0.1) == 32
+    heatmap = np.zeros((1, 4, 4), np.float32)
+    heatmap[0, 1:3, 1:3] = 1.0  # the middle four cells
+    size = np.full((1, 4, 4), 10.0, np.float32)
+    other = np.zeros((1, 2, 2), np.float32)
+    other[0, :, :] = 1.0  # a reading at half the side: every cell on
+    avg_heat, avg_size = scale_average(heatmap, size, [(other, np.full((1, 2, 2), 5.0, np.float32), 2.0)])
+    assert avg_heat.shape == (1, 4, 4)
+    np.testing.assert_allclose(avg_heat[0, 1:3, 1:3], 1.0)
+    np.testing.assert_allclose(avg_heat[0, 0, 0], 0.5)
+    np.testing.assert_allclose(avg_size, 10.0)  # 5 pixels at half the side are 10 at the main side
 
 
 def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:
