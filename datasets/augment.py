@@ -95,28 +95,6 @@ def colour_jitter(batch: np.ndarray, rng: np.random.Generator, strength: float =
     return np.clip(out, 0.0, 1.0).astype(np.float32)
 
 
-def recolour_ink(batch: np.ndarray, rng: np.random.Generator, share: float, grey: float = 0.0) -> np.ndarray:
-    """Sets differ in the colour of their ink: the train photos' sets print the characters' numerals and
-    the winds in blue, others (the valid IMG_27xx set, many Dutch sets) in black. In a `share` of the
-    crops (float RGB 0..1, (N,H,W,3)) the blue ink (blue clearly above red and green) is redrawn in one
-    dark colour (near black, dark blue, dark green or dark red), and a `grey` share of the crops lose
-    their colour altogether, so the classifier reads the strokes' shapes rather than their hue."""
-    out = batch.copy()
-    n = len(out)
-    inks = np.array(
-        [[0.08, 0.08, 0.08], [0.05, 0.08, 0.25], [0.05, 0.22, 0.10], [0.30, 0.05, 0.05]], np.float32
-    )
-    for k in np.nonzero(rng.random(n) < share)[0]:
-        crop = out[k]
-        blue = np.clip((crop[..., 2] - np.maximum(crop[..., 0], crop[..., 1]) - 0.06) / 0.12, 0.0, 1.0)
-        ink = inks[rng.integers(len(inks))] * rng.uniform(0.6, 1.4) + rng.normal(0, 0.02, 3)
-        out[k] = crop * (1 - blue[..., None]) + np.clip(ink, 0, 1)[None, None, :] * blue[..., None]
-    greyed = rng.random(n) < grey
-    if greyed.any():
-        out[greyed] = out[greyed].mean(axis=3, keepdims=True)
-    return out.astype(np.float32)
-
-
 def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Random blur, noise and JPEG re-compression of one uint8 RGB image."""
     if rng.random() < 0.3:

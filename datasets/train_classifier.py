@@ -13,7 +13,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, paint_back, recolour_ink
+from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
 from datasets.row_strip import row_strip
 from datasets.tile_crops import crop_tile, random_crop
@@ -84,11 +84,8 @@ def make_batch(
     rng: np.random.Generator,
     back_frac: float,
     strip_frac: float = 0.0,
-    ink_share: float = 0.0,
-    grey_share: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips;
-    `ink_share` / `grey_share` of them with their blue ink redrawn dark / without colour (recolour_ink)."""
+    """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips."""
     n_strip = round(strip_frac * len(rows))
     crops, labels = strip_crops(images, samples, rows, n_strip, rng) if n_strip else ([], [])
     for i, j, lab in rows[: len(rows) - n_strip]:
@@ -100,10 +97,7 @@ def make_batch(
         crops.append(crop)
         labels.append(lab)
     crops = [degrade(c, rng) for c in crops]
-    batch = np.stack(crops).astype(np.float32) / 255.0
-    if ink_share or grey_share:
-        batch = recolour_ink(batch, rng, ink_share, grey_share)
-    batch = colour_jitter(batch, rng)
+    batch = colour_jitter(np.stack(crops).astype(np.float32) / 255.0, rng)
     x = torch.from_numpy(batch).permute(0, 3, 1, 2).contiguous()
     return x, torch.tensor(labels, dtype=torch.int64)
 
@@ -157,10 +151,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--strip-frac", type=float, default=0.0, help="share of crops cut from row strips (row_strip.py)"
     )
-    ap.add_argument(
-        "--ink-share", type=float, default=0.0, help="share of crops whose blue ink is redrawn dark"
-    )
-    ap.add_argument("--grey-share", type=float, default=0.0, help="share of crops without colour")
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -191,8 +181,6 @@ def main(argv: list[str] | None = None) -> int:
                 rng,
                 args.back_frac,
                 args.strip_frac,
-                args.ink_share,
-                args.grey_share,
             )
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)
