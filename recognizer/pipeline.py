@@ -42,10 +42,10 @@ class Settings:
     # two (detector.mirror_average). Valid, audited: hands fully right 0.728 -> 0.766, tile P/R
     # 0.979/0.980 -> 0.983/0.982. Squeezed retries read once: mirrored there, strips got worse (13 -> 18
     # wrong) as the retry's choice of factor moved
-    first_pass_scales: tuple[float, ...] = (1.0, 0.75)  # ... and also at 0.75 S, face-up heatmap and
-    # sizes averaged onto S's grid (detector.scale_average). Valid, audited: hands 0.766 -> 0.778 (12 MP
-    # 0.734 -> 0.766), photos fully right 0.787 -> 0.807; synthetic kongs unchanged. Extra sides tried:
-    # 256, 288 (this), 320, 352, 448, 288 + 320; 448 lost (benchmarks/RESULTS.md)
+    first_pass_scales: tuple[float, ...] = (1.0, 0.75)  # ... and also at 0.75 S, merged onto S's grid
+    # (detector.scale_merge: a tile centre seen at either size counts). Valid, audited: hands 0.766 ->
+    # 0.778 (12 MP 0.734 -> 0.772), tile P/R 0.984/0.984 -> 0.986/0.987; synthetic kongs' hands 0.453 ->
+    # 0.496. Averaging instead of the highest, and other sides (256-448), measured in benchmarks/RESULTS.md
     turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
     combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
     square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways

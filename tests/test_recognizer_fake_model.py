@@ -22,7 +22,7 @@ from recognizer.detector import (
     letterbox,
     mirror_average,
     nms,
-    scale_average,
+    scale_merge,
     scaled_side,
 )
 from recognizer.pipeline import DEFAULT_THRESHOLD
@@ -159,9 +159,9 @@ def test_mirror_average_halves_what_only_one_reading_sees() -> None:
     assert avg_offset[0, 1, 1] == pytest.approx(0.25)  # sub-cell offsets: the plain reading's
 
 
-def test_a_smaller_reading_is_averaged_onto_the_main_grid(tmp_path: Path) -> None:
+def test_a_smaller_reading_is_merged_onto_the_main_grid(tmp_path: Path) -> None:
     """The fake detector's heatmap follows the tiles at any input size, and its box size is a constant in
-    input pixels: averaged onto S's grid, the peaks stay where the tiles are and the sizes are in S's
+    input pixels: merged onto S's grid, the peaks stay where the tiles are and the sizes are in S's
     pixels."""
     flexible = write_fake_models(tmp_path / "flexible", flexible=True)
     fake = Recognizer(flexible, threads=1, settings=Settings(turns="none", square_band=1.0))
@@ -170,7 +170,8 @@ def test_a_smaller_reading_is_averaged_onto_the_main_grid(tmp_path: Path) -> Non
     plain, size, offset, ratio = fake.detector.raw_outputs(rgb, True)
     both, size2, offset2, ratio2 = fake.detector.raw_outputs(rgb, True, scales=(1.0, 0.5))
     assert both.shape == plain.shape and ratio2 == ratio
-    assert np.abs(both[0] - plain[0]).max() > 1e-3  # face-up: averaged with the smaller reading
+    assert (both[0] >= plain[0] - 1e-6).all()  # face-up: the higher of the two readings
+    assert np.abs(both[0] - plain[0]).max() > 1e-3
     np.testing.assert_array_equal(both[1], plain[1])  # face-down: S's reading alone
     np.testing.assert_array_equal(offset2, offset)
     side = fake.detector.size
@@ -187,18 +188,19 @@ def test_a_smaller_reading_is_averaged_onto_the_main_grid(tmp_path: Path) -> Non
         fake.detector.raw_outputs(rgb, True, ("y", 2.0), scales=(1.0, 0.5))
 
 
-def test_scale_average_matches_cells_and_converts_sizes() -> None:
+def test_scale_merge_matches_cells_keeps_the_highest_and_converts_sizes() -> None:
     assert scaled_side(384, 0.75) == 288 and scaled_side(384, 1.0) == 384 and scaled_side(40, 0.1) == 32
     heatmap = np.zeros((1, 4, 4), np.float32)
     heatmap[0, 1:3, 1:3] = 1.0  # the middle four cells
     size = np.full((1, 4, 4), 10.0, np.float32)
     other = np.zeros((1, 2, 2), np.float32)
-    other[0, :, :] = 1.0  # a reading at half the side: every cell on
-    avg_heat, avg_size = scale_average(heatmap, size, [(other, np.full((1, 2, 2), 5.0, np.float32), 2.0)])
-    assert avg_heat.shape == (1, 4, 4)
-    np.testing.assert_allclose(avg_heat[0, 1:3, 1:3], 1.0)
-    np.testing.assert_allclose(avg_heat[0, 0, 0], 0.5)
-    np.testing.assert_allclose(avg_size, 10.0)  # 5 pixels at half the side are 10 at the main side
+    other[0, 0, 0] = 0.6  # a reading at half the side: its top-left cell covers the main grid's 2 x 2
+    merged, merged_size = scale_merge(heatmap, size, [(other, np.full((1, 2, 2), 5.0, np.float32), 2.0)])
+    assert merged.shape == (1, 4, 4)
+    np.testing.assert_allclose(merged[0, 1:3, 1:3], 1.0)  # the main reading's tile stays
+    assert merged[0, 0, 0] == pytest.approx(0.6)  # a centre only the smaller reading saw counts
+    assert merged[0, 3, 3] == 0.0
+    np.testing.assert_allclose(merged_size, 10.0)  # 5 pixels at half the side are 10 at the main side
 
 
 def test_empty_photo_and_grey_padding_give_no_tiles(fake: Recognizer) -> None:
