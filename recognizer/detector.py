@@ -219,7 +219,7 @@ class TileDetector:
         scales: tuple[float, ...] = (1.0,),
     ) -> TileBoxes:
         """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels;
-        `mirror` and `scales`: more readings averaged (see raw_outputs)."""
+        `mirror` and `scales`: more readings merged (see raw_outputs)."""
         heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze, mirror, scales)
         found = boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
         found.squeeze = squeeze
@@ -242,8 +242,8 @@ def mirror_average(
 
 
 def scaled_side(side: int, scale: float) -> int:
-    """The input side for reading at `scale` times `side`: a multiple of 32 (the detector's stride), at
-    least 32."""
+    """The input side for reading at `scale` times `side`: a multiple of 32 (the encoder's coarsest
+    stride, so the output grid is exactly the input over 4), at least 32."""
     return max(32, round(side * scale / 32) * 32)
 
 
