@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from recognizer.session import check_io
+from recognizer.session import check_io, fixed_batch
 
 INPUTS = ("crops",)
 OUTPUTS = ("logits",)
@@ -123,8 +123,7 @@ class TileClassifier:
         self.size = size
         self.pad = pad
         self.classes = classes
-        batch = session.get_inputs()[0].shape[0]
-        self.fixed_batch = batch if isinstance(batch, int) and batch > 0 else None
+        self.fixed_batch = fixed_batch(session)
 
     def views(
         self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode, square_band: float = 1.0
@@ -179,8 +178,6 @@ class TileClassifier:
         square). Their boxes are slivers or bars whatever way the tiles lie, so the box shape cannot say
         which tiles are sideways; the tiles of one row lie alike, so all are read the one way the
         classifier is surer of over the first `voters` boxes (`one_way_for_all`; default all)."""
-        if not len(xyxy):
-            return np.zeros((0, self.classes), np.float32)
         return one_way_for_all(self.all_view_probabilities(rgb, xyxy), voters)
 
     def all_view_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:

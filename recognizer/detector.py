@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from recognizer.session import check_io
+from recognizer.session import check_io, fixed_batch
 
 STRIDE = 4
 PAD_VALUE = 0.5
@@ -156,7 +156,7 @@ class TileDetector:
         self.size = size
         shape = session.get_inputs()[0].shape
         self.flexible = not all(isinstance(d, int) for d in shape[2:4])  # any height and width accepted
-        self.fixed_batch = shape[0] if isinstance(shape[0], int) and shape[0] > 0 else None
+        self.fixed_batch = fixed_batch(session)
 
     def raw_outputs(
         self,
@@ -177,7 +177,8 @@ class TileDetector:
         tiles are read at S alone: averaged in, the smaller reading lost concealed kongs' middle tiles
         on synthetic scenes, recall 0.79 -> 0.75)."""
         main = self._read(rgb, square, squeeze, mirror, self.size)
-        others = [scaled_side(self.size, k) for k in scales if scaled_side(self.size, k) != self.size]
+        sides = [scaled_side(self.size, k) for k in scales]
+        others = [side for side in sides if side != self.size]
         if not others or not self.flexible:
             return main
         if squeeze is not None:

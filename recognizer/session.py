@@ -40,6 +40,12 @@ def make_session(model: bytes, name: str, threads: int | None = None) -> ort.Inf
         raise ModelError(f"{name}: not a usable ONNX model ({' '.join(str(exc).split())[:200]})") from None
 
 
+def fixed_batch(session: ort.InferenceSession) -> int | None:
+    """The batch size the model's first input is fixed to, or None when its batch axis is dynamic."""
+    batch = session.get_inputs()[0].shape[0]
+    return batch if isinstance(batch, int) and batch > 0 else None
+
+
 def check_io(
     session: ort.InferenceSession, name: str, inputs: tuple[str, ...], outputs: tuple[str, ...]
 ) -> None:

@@ -37,20 +37,27 @@ def row_lines(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> tuple[int, np.n
     return along, centre, same_line
 
 
+def next_in_line(centre: np.ndarray, same_line: np.ndarray) -> list[tuple[int, int]]:
+    """Each box paired with its nearest neighbour further along the row in the same line (boxes with none
+    left out), in box order."""
+    pairs = []
+    for i in range(len(centre)):
+        after = np.nonzero(same_line[i] & (centre > centre[i]))[0]
+        if len(after):
+            pairs.append((i, int(after[np.argmin(centre[after])])))
+    return pairs
+
+
 def row_shares(xyxy: np.ndarray, stretched: Literal["x", "y"]) -> np.ndarray:
     """The boxes of a stretched row cut where they run into a neighbour in the same line, at the midpoint
     between the two centres along the row. The detector's boxes there run up to half a tile into the next
     one; a crop of the tile's own share reads it better (benchmarks/RESULTS.md)."""
     along, centre, same_line = row_lines(xyxy, stretched)
     out = xyxy.copy()
-    for i in range(len(xyxy)):
-        gap = centre - centre[i]
-        after = np.nonzero(same_line[i] & (gap > 0))[0]
-        if len(after):
-            j = after[np.argmin(gap[after])]
-            middle = (centre[i] + centre[j]) / 2
-            out[i, along + 2] = min(out[i, along + 2], middle)
-            out[j, along] = max(out[j, along], middle)
+    for i, j in next_in_line(centre, same_line):
+        middle = (centre[i] + centre[j]) / 2
+        out[i, along + 2] = min(out[i, along + 2], middle)
+        out[j, along] = max(out[j, along], middle)
     return out
 
 
@@ -76,11 +83,7 @@ def row_gaps(xyxy: np.ndarray, stretched: Literal["x", "y"], wider: float = GAP)
     gaps: list[np.ndarray] = []
     if pitch is None:
         return np.zeros((0, 4), np.float32)
-    for i in range(len(xyxy)):
-        after = np.nonzero(same_line[i] & (centre > centre[i]))[0]
-        if not len(after):
-            continue
-        j = after[np.argmin(centre[after])]
+    for i, j in next_in_line(centre, same_line):
         distance = float(centre[j] - centre[i])
         missing = round(distance / pitch) - 1
         if distance > wider * pitch and 1 <= missing <= MOST_MISSING:
