@@ -19,6 +19,8 @@ OUTPUTS = ("heatmap", "size", "offset")
 
 Squeeze = tuple[Literal["x", "y"], float]
 """Shrink the detector input along one axis by a factor (undoes a photo stretched along that axis)."""
+Outputs = tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]
+"""Heatmap, size and offset ([2, GH, GW] each) and the input pixels per image pixel (x, y)."""
 
 
 @dataclass
@@ -165,7 +167,7 @@ class TileDetector:
         squeeze: Squeeze | None = None,
         mirror: bool = False,
         scales: tuple[float, ...] = (1.0,),
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
+    ) -> Outputs:
         """Heatmap, size, offset for one image ([2, GH, GW] each, on the grid of the S x S input) and the
         input pixels per image pixel (x, y).
 
@@ -176,11 +178,18 @@ class TileDetector:
         merges them onto S's grid (`scale_merge`: the highest face-up heatmap, the mean size; face-down
         tiles are read at S alone: averaged in, the smaller reading lost concealed kongs' middle tiles
         on synthetic scenes, recall 0.79 -> 0.75)."""
+        return self._readings(rgb, square, squeeze, mirror, scales)[0]
+
+    def _readings(
+        self, rgb: np.ndarray, square: bool, squeeze: Squeeze | None, mirror: bool, scales: tuple[float, ...]
+    ) -> tuple[Outputs, Outputs]:
+        """The merged outputs of raw_outputs and those of the reading at S alone (the same object when
+        there is nothing to merge)."""
         main = self._read(rgb, square, squeeze, mirror, self.size)
         sides = [scaled_side(self.size, k) for k in scales]
         others = [side for side in sides if side != self.size]
         if not others or not self.flexible:
-            return main
+            return main, main
         if squeeze is not None:
             raise ValueError("scales are for plain passes; a squeezed pass reads at S only")
         reads = [self._read(rgb, square, None, mirror, side) for side in others]
@@ -188,11 +197,11 @@ class TileDetector:
             main[0], main[1], [(r[0], r[1], self.size / side) for r, side in zip(reads, others, strict=True)]
         )
         heatmap[1] = main[0][1]  # face-down tiles: S's reading alone (the smaller one loses them)
-        return heatmap, size, main[2], main[3]
+        return (heatmap, size, main[2], main[3]), main
 
     def _read(
         self, rgb: np.ndarray, square: bool, squeeze: Squeeze | None, mirror: bool, side: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
+    ) -> Outputs:
         """One reading of the photo with an input of side `side` (see raw_outputs)."""
         h, w = rgb.shape[:2]
         new_w, new_h, canvas_w, canvas_h = input_layout(w, h, side, square, squeeze, self.flexible)
@@ -225,6 +234,25 @@ class TileDetector:
         found = boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
         found.squeeze = squeeze
         return found
+
+    def first_pass(
+        self,
+        rgb: np.ndarray,
+        threshold: float | tuple[float, ...],
+        iou: float,
+        square: bool,
+        mirror: bool,
+        scales: tuple[float, ...],
+    ) -> tuple[TileBoxes, TileBoxes]:
+        """The tiles of `detect` (readings at all `scales` merged) and those of the reading at S alone,
+        from the same detector runs. The second judges whether the photo looks stretched (unstretch): a
+        smaller reading's extra boxes on a stretched row hide its slivers (120 strips cut from ordinary
+        photos: tiles right 1322 -> 1370 of 1838 judging on S alone)."""
+        merged, main = self._readings(rgb, square, None, mirror, scales)
+        found = boxes_in_image(decode(*merged[:3], threshold), rgb.shape, merged[3], iou)
+        if main is merged:
+            return found, found
+        return found, boxes_in_image(decode(*main[:3], threshold), rgb.shape, main[3], iou)
 
 
 def mirror_average(

@@ -109,17 +109,18 @@ class Recognizer:
         s = self.settings
         thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
         square = bool(s.square_detector_input)
-        first = self.detector.detect(
-            image.rgb, thresholds, s.nms_iou, square=square, mirror=s.mirror_test, scales=s.first_pass_scales
+        first, at_size = self.detector.first_pass(
+            image.rgb, thresholds, s.nms_iou, square, s.mirror_test, s.first_pass_scales
         )
         if not s.unstretch:
             return first
-        boxes, _ = unstretch(
-            first,
+        retried, squeeze = unstretch(  # judged on the reading at S alone (TileDetector.first_pass)
+            at_size,
             lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze),
             s.back_lock if s.back_from_detector else 1.0,
             image.rgb.shape[1] / image.rgb.shape[0] if square and s.shapes_as_seen else 1.0,
         )
+        boxes = first if squeeze is None else retried
         if boxes.squeeze is not None and s.one_way_rows:
             boxes = boxes.select(np.nonzero(~row_duplicates(boxes, boxes.squeeze[0]))[0])
         return boxes

@@ -188,6 +188,39 @@ def test_a_smaller_reading_is_merged_onto_the_main_grid(tmp_path: Path) -> None:
         fake.detector.raw_outputs(rgb, True, ("y", 2.0), scales=(1.0, 0.5))
 
 
+def test_the_retry_is_judged_on_the_reading_at_s_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pass gives the merged tiles to keep and the S-only tiles to judge stretching by, from the
+    same runs; the pipeline hands the S-only ones to unstretch."""
+    flexible = write_fake_models(tmp_path / "flexible", flexible=True)
+    settings = Settings(turns="none", square_band=1.0, first_pass_scales=(1.0, 0.5))
+    fake = Recognizer(flexible, threads=1, settings=settings)
+    rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)])
+    square = bool(fake.settings.square_detector_input)
+    merged, at_size = fake.detector.first_pass(rgb, 0.4, 0.5, square, True, (1.0, 0.5))
+    expected_merged = fake.detector.detect(rgb, 0.4, 0.5, square, mirror=True, scales=(1.0, 0.5))
+    expected_at_size = fake.detector.detect(rgb, 0.4, 0.5, square, mirror=True)
+    np.testing.assert_array_equal(merged.xyxy, expected_merged.xyxy)
+    np.testing.assert_array_equal(at_size.xyxy, expected_at_size.xyxy)
+    np.testing.assert_array_equal(at_size.score, expected_at_size.score)
+    assert not np.array_equal(merged.xyxy, at_size.xyxy)  # the smaller reading changed the sizes
+    judged: list[TileBoxes] = []
+    real_unstretch = pipeline.unstretch
+
+    def spy(first: TileBoxes, *args: object) -> object:
+        judged.append(first)
+        return real_unstretch(first, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "unstretch", spy)
+    found = fake.detect(LoadedImage(rgb, 256, 192, 1.0))
+    assert len(judged) == 1
+    thresholds = (fake.settings.threshold, fake.settings.back_threshold)
+    alone = fake.detector.detect(rgb, thresholds, 0.5, square, mirror=True)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(judged[0].xyxy, alone.xyxy)
+    assert found.squeeze is None and len(found) == 3
+
+
 def test_scale_merge_matches_cells_keeps_the_highest_and_converts_sizes() -> None:
     assert scaled_side(384, 0.75) == 288 and scaled_side(384, 1.0) == 384 and scaled_side(40, 0.1) == 32
     heatmap = np.zeros((1, 4, 4), np.float32)
