@@ -466,6 +466,8 @@ def main(argv: list[str] | None = None) -> int:
         "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
     )
     parser.add_argument("--threshold", type=float, default=None, help="detector threshold to evaluate")
+    parser.add_argument("--pad", type=float, default=None,
+                        help="classifier crop pad to evaluate (default: labels.json's pad)")  # fmt: skip
     parser.add_argument("--square-detector-input", action=argparse.BooleanOptionalAction,
                         help="detector input stretched to a square or letterboxed "
                              "(default: labels.json's detector_input, else square)")  # fmt: skip
@@ -488,6 +490,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = replace(Settings(), square_detector_input=args.square_detector_input)
     if args.threshold is not None:
         settings = replace(settings, threshold=args.threshold)
+    if args.pad is not None:
+        settings = replace(settings, crop_pad=args.pad)
     try:
         recognizer = Recognizer(args.models, args.threads, settings)
     except ModelError as exc:

@@ -1,5 +1,5 @@
-"""Cut classifier crops the way the runtime does (contract: box + 10 % pad, portrait, 48x64), and the
-randomised variant used in training."""
+"""Cut classifier crops the way the runtime does (contract: box + pad, portrait, 48x64), and the
+randomised variant used in training (pad 10 % -4/+6 %; the runtime reads at labels.json's pad, 0.175)."""
 
 from __future__ import annotations
 

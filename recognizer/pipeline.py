@@ -46,6 +46,9 @@ class Settings:
     # (detector.scale_merge: a tile centre seen at either size counts). Valid, audited: hands 0.766 ->
     # 0.778 (12 MP 0.734 -> 0.772), tile P/R 0.984/0.984 -> 0.986/0.987; synthetic kongs' hands 0.453 ->
     # 0.496. Averaging instead of the highest, and other sides (256-448), measured in benchmarks/RESULTS.md
+    crop_pad: float | None = None  # classifier crops: the box grown by this share on each side; None:
+    # labels.json's "pad" (0.175 for v4, trained at 0.1 -0.04/+0.06). Valid, audited, hands fully right
+    # (640 px / 12 MP) by pad: 0.1 124/122, 0.15 126/124, 0.175 129/128, 0.2 125/127 of 158 (RESULTS.md)
     turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
     combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
     square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways
@@ -100,7 +103,7 @@ class Recognizer:
         self.classifier = TileClassifier(
             make_session(files.classifier, "classifier.onnx", threads),
             self.config.crop_size,
-            self.config.pad,
+            self.settings.crop_pad if self.settings.crop_pad is not None else self.config.pad,
             len(LABELS),
         )
 

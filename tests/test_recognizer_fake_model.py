@@ -508,3 +508,17 @@ def test_any_boxes_the_detector_may_give_are_decided_without_error(
         found = fake.recognize(LoadedImage(rgb, 200, 120, 1.0))
         assert len(found.codes) <= 3 * n
         assert np.isfinite(found.xyxy).all()
+
+
+def test_crop_pad_comes_from_labels_json_unless_set(model_dir: Path) -> None:
+    """labels.json's pad is what crops are read with; Settings.crop_pad overrides it (datasets.evaluate
+    --pad), and a wider pad shows more of the photo around the tile."""
+    default = Recognizer(model_dir, threads=1)
+    wider = Recognizer(model_dir, threads=1, settings=Settings(crop_pad=0.3))
+    assert default.classifier.pad == json.loads((model_dir / "labels.json").read_text())["pad"]
+    assert wider.classifier.pad == 0.3
+    rgb = _photo([(104, 64, 1.0, 1.0, False)])
+    box = np.array([[104, 64, 104 + TILE[0], 64 + TILE[1]]], np.float32)
+    tight, _ = default.classifier.batch(rgb, box, [[(False, False)]])
+    loose, _ = wider.classifier.batch(rgb, box, [[(False, False)]])
+    assert (loose[0] == 0).mean() > (tight[0] == 0).mean()  # more black photo around the red tile
