@@ -15,6 +15,7 @@ from recognizer.detections import TOP_K, Detections
 from recognizer.detector import TileBoxes, TileDetector
 from recognizer.errors import ModelError
 from recognizer.face_down import lone_weak_backs
+from recognizer.found_twice import found_twice
 from recognizer.imageio import LoadedImage
 from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
@@ -53,6 +54,9 @@ class Settings:
     combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
     square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways
     tile_limits: bool = True  # at most 4 of a tile, 1 of each flower/season
+    drop_twins: bool = True  # a box of the same code as a surer one covering half of it is the same tile
+    # found twice (recognizer/found_twice.py; big tilted close-up tiles). Valid, audited: hands 129 -> 131
+    # of 158 (12 MP 128 -> 130); synthetic kongs and scatter scenes unchanged (face-down tiles exempt)
     top_k: int = 3  # labels a tile may move to when its kind is over-subscribed
     back_from_detector: bool = True  # the detector's face-down channel decides "back" ...
     back_lock: float = 0.6  # ... for boxes it scores this high; weaker face-down boxes are "back" only when
@@ -191,6 +195,9 @@ def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings
     confidence[locked] = np.maximum(confidence[locked], boxes.score[locked])
     if settings.full_score > 0:
         confidence = confidence * np.clip(boxes.score / settings.full_score, 0.0, 1.0)
+    if settings.drop_twins and boxes.squeeze is None:  # a squeezed row has row_duplicates instead
+        kept = np.nonzero(~found_twice(boxes.xyxy, choice, confidence, BACK_INDEX))[0]
+        boxes, probs, choice, confidence = boxes.select(kept), probs[kept], choice[kept], confidence[kept]
     alternatives = np.argsort(-probs, axis=1, kind="stable")[:, :TOP_K]
     xyxy = boxes.xyxy / np.float32(scale)
     # a stretched row's boxes overlap their neighbours: ordered by their own shares of the row
