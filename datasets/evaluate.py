@@ -43,7 +43,7 @@ from datasets.yolo import (
 from recognizer.classifier import Combine, TurnMode, combine_views, view_plan
 from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
-from recognizer.detector import TileBoxes, boxes_in_image, decode, nms
+from recognizer.detector import TileBoxes, boxes_in_image, decode, nms, pairwise_overlap
 from recognizer.errors import ModelError
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer, Settings, decide
@@ -169,13 +169,7 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pairwise IoU of xyxy boxes."""
     if len(a) == 0 or len(b) == 0:
         return np.zeros((len(a), len(b)), np.float32)
-    ix0 = np.maximum(a[:, None, 0], b[None, :, 0])
-    iy0 = np.maximum(a[:, None, 1], b[None, :, 1])
-    ix1 = np.minimum(a[:, None, 2], b[None, :, 2])
-    iy1 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(ix1 - ix0, 0, None) * np.clip(iy1 - iy0, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    inter, area_a, area_b = pairwise_overlap(a, b)
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 

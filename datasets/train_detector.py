@@ -22,6 +22,7 @@ from datasets.models import TileDetector
 from datasets.row_strip import long_strip
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK
+from recognizer.detector import pairwise_overlap
 
 STRIDE = 4
 
@@ -175,13 +176,7 @@ def decode_peaks(
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pairwise IoU of xyxy boxes."""
-    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    ab = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    inter, aa, ab = pairwise_overlap(a, b)
     return inter / (aa[:, None] + ab[None, :] - inter + 1e-9)
 
 

@@ -135,6 +135,16 @@ def box_iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area + areas - inter, 1e-9)
 
 
+def pairwise_overlap(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For xyxy boxes (n, 4) and (m, 4): the (n, m) areas where each pair overlaps, and each box's area."""
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    overlap = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    return overlap, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+
+
 def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
     """Indices kept by greedy non-maximum suppression, best score first."""
     order = np.argsort(-score, kind="stable")

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from recognizer.detector import pairwise_overlap
+
 TWIN_COVER = 0.5
 """Two boxes of one code are one tile when their overlap is at least this share of the smaller box."""
 
 
 def cover_matrix(xyxy: np.ndarray) -> np.ndarray:
     """(n, n): the overlap of boxes i and j as a share of the smaller of the two areas."""
-    x0 = np.maximum(xyxy[:, None, 0], xyxy[None, :, 0])
-    y0 = np.maximum(xyxy[:, None, 1], xyxy[None, :, 1])
-    x1 = np.minimum(xyxy[:, None, 2], xyxy[None, :, 2])
-    y1 = np.minimum(xyxy[:, None, 3], xyxy[None, :, 3])
-    overlap = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    overlap, area, _ = pairwise_overlap(xyxy, xyxy)
     return overlap / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-9)
 
 
