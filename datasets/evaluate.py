@@ -485,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.threshold is not None:
         settings = replace(settings, threshold=args.threshold)
     if args.pad is not None:
+        if not 0 <= args.pad < 0.5:
+            print("evaluate: --pad must lie between 0 and 0.5", file=sys.stderr)
+            return 2
         settings = replace(settings, crop_pad=args.pad)
     try:
         recognizer = Recognizer(args.models, args.threads, settings)

@@ -67,7 +67,9 @@ class ModelConfig:
             raise ModelError(f"{LABELS_FILE}: detector_size must be a positive multiple of 4, got {size}")
         if not isinstance(crop, list | tuple) or len(crop) != 2:
             raise ModelError(f"{LABELS_FILE}: crop_size must be [height, width], got {crop!r}")
-        pad = float(data.get("pad", cls.pad))
+        pad = data.get("pad", cls.pad)
+        if not (isinstance(pad, int | float) and 0 <= pad < 0.5):
+            raise ModelError(f"{LABELS_FILE}: pad must lie between 0 and 0.5, got {pad!r}")
         threshold = data.get("detector_threshold")
         if threshold is not None and not (isinstance(threshold, int | float) and 0 < threshold < 1):
             raise ModelError(f"{LABELS_FILE}: detector_threshold must lie between 0 and 1, got {threshold!r}")
@@ -80,7 +82,7 @@ class ModelConfig:
             labels=tuple(labels),
             detector_size=size,
             crop_size=(int(crop[0]), int(crop[1])),
-            pad=pad,
+            pad=float(pad),
             detector_threshold=None if threshold is None else float(threshold),
             detector_input=detector_input,
         )

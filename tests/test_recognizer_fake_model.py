@@ -373,6 +373,10 @@ def test_threshold_from_labels_json_unless_set(tmp_path: Path) -> None:
     (folder / "labels.json").write_text(json.dumps(config | {"detector_threshold": 3}))
     with pytest.raises(ModelError, match="detector_threshold must lie between 0 and 1"):
         Recognizer(folder)
+    for pad in (-0.1, 0.7, "wide"):
+        (folder / "labels.json").write_text(json.dumps(config | {"pad": pad}))
+        with pytest.raises(ModelError, match="pad must lie between 0 and 0.5"):
+            Recognizer(folder)
 
 
 def test_one_shared_recognizer_from_the_environment(monkeypatch: pytest.MonkeyPatch, model_dir: Path) -> None:
