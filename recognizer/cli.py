@@ -144,6 +144,8 @@ def summary(record: dict[str, Any]) -> str:
         return f"{record['image']}: error: {record['error']}"
     tiles = record["tiles"]
     lines = [f"{record['image']}  {record['width']}x{record['height']}  {len(tiles)} tiles"]
+    if not tiles:
+        lines.append("  no tiles found: is the hand in the photo, lit and in focus?")
     for row in sorted({t["row"] for t in tiles}):
         codes = [t["code"] for t in tiles if t["row"] == row]
         lines.append(f"  row {row + 1}: {group_codes(codes)}")

@@ -93,6 +93,16 @@ def test_readable_summary_and_annotation(
     assert (out_dir / "second.jpg").is_file()
 
 
+def test_a_photo_without_tiles_says_so(
+    model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "table.png"
+    Image.fromarray(np.zeros((192, 256, 3), np.uint8)).save(table)
+    assert main(["recognize", str(table), "--models", str(model_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "table.png  256x192  0 tiles" in out and "no tiles found" in out
+
+
 def test_missing_models_and_bad_options_exit_2(
     photos: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
