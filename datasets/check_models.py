@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from datasets.augment import load_images
-from datasets.tile_crops import crop_tile
+from datasets.tile_crops import PAD, crop_tile
 from datasets.train_detector import decode_peaks, iou_matrix, letterbox
 from datasets.yolo import LABELS, PROJECT_ROOT, placeholder_labelled, read_split, require_data_dir
 
@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     cls = ort.InferenceSession(str(mdir / "classifier.onnx"), opts, providers=["CPUExecutionProvider"])
     meta = json.loads((mdir / "labels.json").read_text())
     size = int(meta["detector_size"])
+    pad = float(meta.get("pad", PAD))  # the contract's crop: the box grown by labels.json's pad
     valid = read_split(require_data_dir(args.data), "valid")
     images = load_images([s.image for s in valid])
     t0 = time.time()
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     det_time = (time.time() - t0) / len(images)
 
     # classifier on contract crops of the true boxes
-    gt_crops = [crop_tile(img, b) for img, s in zip(images, valid, strict=True) for b in s.boxes]
+    gt_crops = [crop_tile(img, b, pad) for img, s in zip(images, valid, strict=True) for b in s.boxes]
     gt_labels = np.concatenate([s.labels for s in valid])
     logits = np.concatenate(
         [
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     results["detector_ms_per_image"] = det_time * 1000
     for th in args.threshold:
         for subset in ("all", "clean"):
-            results[f"th{th}_{subset}"] = end_to_end(images, valid, maps, cls, th, subset == "clean")
+            results[f"th{th}_{subset}"] = end_to_end(images, valid, maps, cls, th, subset == "clean", pad)
     shown = {
         k: v for k, v in results.items() if k not in ("classifier_per_class_clean", "placeholder_photos")
     }
@@ -104,8 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def end_to_end(images: list, valid: list, maps: list, cls: Any, th: float, clean: bool) -> dict[str, float]:
-    """Box and tile (code right) precision/recall at IoU >= 0.5 and the share of photos fully right."""
+def end_to_end(
+    images: list, valid: list, maps: list, cls: Any, th: float, clean: bool, pad: float = PAD
+) -> dict[str, float]:
+    """Box and tile (code right) precision/recall at IoU >= 0.5 and the share of photos fully right
+    (crops grown by `pad`)."""
     tp_box = tp_code = npred = ngt = full = photos = 0
     for img, s, (heat, wh, off, scale) in zip(images, valid, maps, strict=True):
         if clean and placeholder_labelled(s):
@@ -114,7 +118,7 @@ def end_to_end(images: list, valid: list, maps: list, cls: Any, th: float, clean
         dets[:, :4] /= scale
         codes = np.zeros(len(dets), dtype=np.int64)
         if len(dets):
-            crops = np.stack([crop_tile(img, b) for b in dets[:, :4]]).astype(np.float32) / 255
+            crops = np.stack([crop_tile(img, b, pad) for b in dets[:, :4]]).astype(np.float32) / 255
             codes = cls.run(["logits"], {"crops": crops.transpose(0, 3, 1, 2)})[0].argmax(1)
         m = match(dets, s.boxes)
         ok_box = m >= 0

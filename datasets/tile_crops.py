@@ -40,8 +40,8 @@ def _warp(
     )
 
 
-def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Training crop: jittered box (detector error), pad 10 % ± a bit, random ±90° turn for landscape,
+def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD) -> np.ndarray:
+    """Training crop: jittered box (detector error), `pad` -0.04/+0.06, random ±90° turn for landscape,
     random 180° turn, small rotation and shear."""
     x0, y0, x1, y1 = (float(v) for v in box)
     w, h = x1 - x0, y1 - y0
@@ -49,7 +49,7 @@ def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> n
     cy = (y0 + y1) / 2 + rng.normal(0, 0.04) * h
     w *= np.exp(rng.normal(0, 0.06))
     h *= np.exp(rng.normal(0, 0.06))
-    pad = PAD + rng.uniform(-0.04, 0.06)
+    pad = pad + rng.uniform(-0.04, 0.06)
     hw, hh = w * (0.5 + pad), h * (0.5 + pad)
     # corners in crop order (top-left, top-right, bottom-left) relative to the centre
     if w > h:

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
 from datasets.row_strip import row_strip
-from datasets.tile_crops import crop_tile, random_crop
+from datasets.tile_crops import PAD, crop_tile, random_crop
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK, LABELS
 
@@ -33,7 +33,7 @@ def build_index(samples: list, oversample: int) -> np.ndarray:
     return np.array(rows, dtype=np.int64)
 
 
-def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD) -> np.ndarray:
     """A face-down tile painted over a real tile's place, cut like a training crop."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -43,7 +43,7 @@ def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.
     roi = img[ry0:ry1, rx0:rx1].copy()
     local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
     paint_back(roi, local, rng)
-    return random_crop(roi, local, rng)
+    return random_crop(roi, local, rng, pad)
 
 
 def sliver_jitter(box: np.ndarray, rng: np.random.Generator, sigma: float = 0.12) -> np.ndarray:
@@ -59,7 +59,12 @@ def sliver_jitter(box: np.ndarray, rng: np.random.Generator, sigma: float = 0.12
 
 
 def strip_crops(
-    images: list[np.ndarray], samples: list, rows: np.ndarray, count: int, rng: np.random.Generator
+    images: list[np.ndarray],
+    samples: list,
+    rows: np.ndarray,
+    count: int,
+    rng: np.random.Generator,
+    pad: float = PAD,
 ) -> tuple[list[np.ndarray], list[int]]:
     """`count` training crops of the tiles in row strips (datasets/row_strip.py) made from the photos of
     `rows`: tall slivers in the photo, squeezed back to portrait by the crop."""
@@ -72,7 +77,7 @@ def strip_crops(
             continue
         img, boxes, labs = made
         for box, lab in zip(boxes[: count - len(crops)], labs, strict=False):
-            crops.append(random_crop(img, sliver_jitter(box, rng), rng))
+            crops.append(random_crop(img, sliver_jitter(box, rng), rng, pad))
             labels.append(int(lab))
     return crops, labels
 
@@ -84,16 +89,18 @@ def make_batch(
     rng: np.random.Generator,
     back_frac: float,
     strip_frac: float = 0.0,
+    pad: float = PAD,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Augmented crops (N,3,64,48) float and labels; a `strip_frac` share of them cut from row strips."""
+    """Augmented crops (N,3,64,48) float and labels, boxes grown by `pad` (-0.04/+0.06); a `strip_frac`
+    share of them cut from row strips."""
     n_strip = round(strip_frac * len(rows))
-    crops, labels = strip_crops(images, samples, rows, n_strip, rng) if n_strip else ([], [])
+    crops, labels = strip_crops(images, samples, rows, n_strip, rng, pad) if n_strip else ([], [])
     for i, j, lab in rows[: len(rows) - n_strip]:
         box = samples[i].boxes[j]
         if rng.random() < back_frac:
-            crop, lab = back_crop(images[i], box, rng), BACK
+            crop, lab = back_crop(images[i], box, rng, pad), BACK
         else:
-            crop = random_crop(images[i], box, rng)
+            crop = random_crop(images[i], box, rng, pad)
         crops.append(crop)
         labels.append(lab)
     crops = [degrade(c, rng) for c in crops]
@@ -103,13 +110,13 @@ def make_batch(
 
 
 def valid_set(
-    images: list[np.ndarray], samples: list, rng: np.random.Generator
+    images: list[np.ndarray], samples: list, rng: np.random.Generator, pad: float = PAD
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Contract crops of every valid box, plus a fixed set of synthetic backs (valid has none)."""
+    """Contract crops (at `pad`) of every valid box, plus a fixed set of synthetic backs (valid has none)."""
     crops, labels = [], []
     for img, s in zip(images, samples, strict=True):
         for box, lab in zip(s.boxes, s.labels, strict=True):
-            crops.append(crop_tile(img, box))
+            crops.append(crop_tile(img, box, pad))
             labels.append(int(lab))
     for k in range(200):  # synthetic backs painted over valid tiles, fixed seed
         s_i = int(rng.integers(len(samples)))
@@ -118,7 +125,7 @@ def valid_set(
         box = samples[s_i].boxes[int(rng.integers(len(samples[s_i].boxes)))]
         img = images[s_i].copy()
         paint_back(img, box, rng)
-        crops.append(crop_tile(img, box))
+        crops.append(crop_tile(img, box, pad))
         labels.append(BACK)
         del k
     x = torch.from_numpy(np.stack(crops).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
@@ -151,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--strip-frac", type=float, default=0.0, help="share of crops cut from row strips (row_strip.py)"
     )
+    ap.add_argument(
+        "--pad", type=float, default=PAD, help="crop pad trained on (-0.04/+0.06) and checked on valid"
+    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -158,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     out, logf, train, valid, train_imgs, valid_imgs = (
         run.out, run.logf, run.train, run.valid, run.train_imgs, run.valid_imgs
     )  # fmt: skip
-    vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234))
+    vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234), args.pad)
     del valid_imgs
     rows = build_index(train, args.oversample)
     steps_per_epoch = len(rows) // args.batch
@@ -181,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
                 rng,
                 args.back_frac,
                 args.strip_frac,
+                args.pad,
             )
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)

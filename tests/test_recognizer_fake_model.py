@@ -375,7 +375,7 @@ def test_threshold_from_labels_json_unless_set(tmp_path: Path) -> None:
         Recognizer(folder)
     for pad in (-0.1, 0.7, "wide"):
         (folder / "labels.json").write_text(json.dumps(config | {"pad": pad}))
-        with pytest.raises(ModelError, match="pad must lie between 0 and 0.5"):
+        with pytest.raises(ModelError, match=r"pad must lie between 0 and 0\.5"):
             Recognizer(folder)
 
 
