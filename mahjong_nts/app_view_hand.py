@@ -224,7 +224,8 @@ def tile_table(editor: HandEditor, lang: str, prefix: str) -> None:
             TILE_COLUMN: pd.Series([tile_label(tile.code, lang) for tile in editor.tiles], dtype="object"),
             "confidence": pd.Series([tile.confidence for tile in editor.tiles], dtype="float64"),
             "alternatives": pd.Series([" ".join(tile.alternatives) for tile in editor.tiles], dtype="object"),
-            REMOVE_COLUMN: pd.Series([False] * len(editor.tiles), dtype="bool"),
+            REMOVE_COLUMN: pd.Series([False] * len(editor.tiles), dtype="boolean"),  # nullable: an added row
+            # starts empty (a plain bool column is upcast to object then, which pandas deprecates)
         }
     )
     key = f"{prefix}-tiles-{lang}-{editor.version}"
