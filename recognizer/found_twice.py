@@ -1,10 +1,10 @@
 """A tile found twice: a big tilted tile close to the camera can give the detector two peaks, one for the
 whole tile and one for a part of it, and the classifier then reads both boxes as the same tile.
 
-In the valid photos 8 of the 64 boxes that match no tile are such twins (all on tilted close-up tiles of
-one set), and no two boxes that each match a tile have the same code and overlap that much: tiles side by
-side in a row tilted 30 degrees cover about 0.3 of each other's box (up to 0.57 was seen between tiles of
-different codes, which this rule leaves alone).
+In the valid photos 8 of the 64 boxes that match no tile are such twins (6 on tilted close-up tiles of
+one set, 2 in another photo), and no two boxes that each match a tile have the same code and overlap
+that much: tiles side by side in a row tilted 30 degrees cover about 0.3 of each other's box (up to 0.57
+was seen between tiles of different codes, which this rule leaves alone).
 """
 
 from __future__ import annotations
