@@ -125,14 +125,8 @@ def decode(
 
 def box_iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
     """IoU of one xyxy box against an (n, 4) array."""
-    ix0 = np.maximum(box[0], others[:, 0])
-    iy0 = np.maximum(box[1], others[:, 1])
-    ix1 = np.minimum(box[2], others[:, 2])
-    iy1 = np.minimum(box[3], others[:, 3])
-    inter = np.clip(ix1 - ix0, 0, None) * np.clip(iy1 - iy0, 0, None)
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    areas = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
-    return inter / np.maximum(area + areas - inter, 1e-9)
+    inter, area, areas = pairwise_overlap(box[None], others)
+    return inter[0] / np.maximum(area[0] + areas - inter[0], 1e-9)
 
 
 def pairwise_overlap(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -240,8 +234,9 @@ class TileDetector:
     ) -> TileBoxes:
         """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels;
         `mirror` and `scales`: more readings merged (see raw_outputs)."""
-        heatmap, size, offset, ratio = self.raw_outputs(rgb, square, squeeze, mirror, scales)
-        found = boxes_in_image(decode(heatmap, size, offset, threshold), rgb.shape, ratio, iou)
+        found = outputs_to_boxes(
+            self.raw_outputs(rgb, square, squeeze, mirror, scales), rgb.shape, threshold, iou
+        )
         found.squeeze = squeeze
         return found
 
@@ -259,10 +254,8 @@ class TileDetector:
         smaller reading's extra boxes on a stretched row hide its slivers (120 strips cut from ordinary
         photos: tiles right 1322 -> 1370 of 1838 judging on S alone)."""
         merged, main = self._readings(rgb, square, None, mirror, scales)
-        found = boxes_in_image(decode(*merged[:3], threshold), rgb.shape, merged[3], iou)
-        if main is merged:
-            return found, found
-        return found, boxes_in_image(decode(*main[:3], threshold), rgb.shape, main[3], iou)
+        found = outputs_to_boxes(merged, rgb.shape, threshold, iou)
+        return found, found if main is merged else outputs_to_boxes(main, rgb.shape, threshold, iou)
 
 
 def mirror_average(
@@ -305,6 +298,14 @@ def scale_merge(
 def on_grid(maps: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
     """[C, h, w] maps resized to a (width, height) grid, cell centres matched (bilinear)."""
     return np.stack([cv2.resize(m.astype(np.float32), grid, interpolation=cv2.INTER_LINEAR) for m in maps])
+
+
+def outputs_to_boxes(
+    outputs: Outputs, shape: tuple[int, ...], threshold: float | tuple[float, ...], iou: float
+) -> TileBoxes:
+    """Tiles in the image of `shape` from one set of detector outputs: decode, NMS, image pixels."""
+    heatmap, size, offset, ratio = outputs
+    return boxes_in_image(decode(heatmap, size, offset, threshold), shape, ratio, iou)
 
 
 def boxes_in_image(

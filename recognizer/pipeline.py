@@ -98,6 +98,8 @@ class Recognizer:
         if self.settings.threshold is None:
             model_threshold = self.config.detector_threshold or DEFAULT_THRESHOLD
             self.settings = replace(self.settings, threshold=model_threshold)
+        pad = self.config.pad if self.settings.crop_pad is None else self.settings.crop_pad
+        self.settings = replace(self.settings, crop_pad=pad)  # resolved, so evaluations record it
         if self.settings.square_detector_input is None:
             square = (self.config.detector_input or "square") == "square"
             self.settings = replace(self.settings, square_detector_input=square)
@@ -107,7 +109,7 @@ class Recognizer:
         self.classifier = TileClassifier(
             make_session(files.classifier, "classifier.onnx", threads),
             self.config.crop_size,
-            self.settings.crop_pad if self.settings.crop_pad is not None else self.config.pad,
+            pad,
             len(LABELS),
         )
 

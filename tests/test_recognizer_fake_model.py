@@ -521,6 +521,7 @@ def test_crop_pad_comes_from_labels_json_unless_set(model_dir: Path) -> None:
     wider = Recognizer(model_dir, threads=1, settings=Settings(crop_pad=0.3))
     assert default.classifier.pad == json.loads((model_dir / "labels.json").read_text())["pad"]
     assert wider.classifier.pad == 0.3
+    assert default.settings.crop_pad == default.classifier.pad  # resolved into the settings
     rgb = _photo([(104, 64, 1.0, 1.0, False)])
     box = np.array([[104, 64, 104 + TILE[0], 64 + TILE[1]]], np.float32)
     tight, _ = default.classifier.batch(rgb, box, [[(False, False)]])
