@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mahjong_nts.app_deps import AppDeps, real_deps
-from mahjong_nts.app_view import main
+from mahjong_nts.app.deps import AppDeps, real_deps
+from mahjong_nts.app.page import main
 
 
 @st.cache_resource(show_spinner=False)

@@ -21,8 +21,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mahjong_nts.app_hand import evaluate  # noqa: E402
-from mahjong_nts.app_state import HandEditor, apply_notation  # noqa: E402
+from mahjong_nts.app.hand import evaluate  # noqa: E402
+from mahjong_nts.app.state import HandEditor, apply_notation  # noqa: E402
 from scoring import parse_tiles  # noqa: E402
 
 # (name, notation, context, sets to mark open by their tiles): sample hands, kongs, limit and invalid hands.
@@ -101,9 +101,9 @@ def bench_page_run(repeat: int) -> dict[str, float]:
     """One whole page run (all three tabs) with the sample photo read from the cache and a hand corrected."""
     from streamlit.testing.v1 import AppTest
 
-    from mahjong_nts.app_deps import AppDeps, sample_photos
-    from mahjong_nts.app_photo import PhotoReader, picture_only
-    from mahjong_nts.app_scoreboard import ScoreboardStore
+    from mahjong_nts.app.deps import AppDeps, sample_photos
+    from mahjong_nts.app.photo import PhotoReader, picture_only
+    from mahjong_nts.app.scoreboard import ScoreboardStore
 
     with tempfile.TemporaryDirectory() as tmp:
         deps = AppDeps(
@@ -113,7 +113,7 @@ def bench_page_run(repeat: int) -> dict[str, float]:
         )
 
         def page(deps):  # type: ignore[no-untyped-def]
-            from mahjong_nts.app_view import main
+            from mahjong_nts.app.page import main
 
             main(deps)
 

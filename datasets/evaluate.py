@@ -40,8 +40,8 @@ from datasets.yolo import (
     read_folder,
     read_split,
 )
+from recognizer.annotate import UNCERTAIN_BELOW
 from recognizer.classifier import Combine, TurnMode, combine_views, view_plan
-from recognizer.cli import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes, boxes_in_image, decode, nms, pairwise_overlap
 from recognizer.errors import ModelError

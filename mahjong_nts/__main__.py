@@ -1,5 +1,5 @@
 import sys
 
-from mahjong_nts.cli import main
+from mahjong_nts.cli.main import main
 
 sys.exit(main())

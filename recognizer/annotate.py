@@ -12,6 +12,9 @@ from recognizer.imageio import LoadedImage
 
 Colour = tuple[int, int, int]
 
+UNCERTAIN_BELOW = 0.6
+"""A tile read with less confidence than this is uncertain: drawn in red, listed, offered alternatives."""
+
 
 @dataclass(frozen=True)
 class TileAnnotator:
@@ -20,7 +23,7 @@ class TileAnnotator:
     colour: Colour = (40, 200, 60)
     uncertain_colour: Colour = (235, 50, 40)
     back_colour: Colour = (60, 120, 235)
-    uncertain_below: float = 0.6
+    uncertain_below: float = UNCERTAIN_BELOW
     thickness: int | None = None  # None: scaled to the photo
     text_scale: float | None = None  # None: scaled to the tile height
 

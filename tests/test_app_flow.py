@@ -13,10 +13,10 @@ import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from mahjong_nts.app_deps import AppDeps, sample_photos
-from mahjong_nts.app_hand import build_hand_dict, score_dict
-from mahjong_nts.app_photo import PhotoReader, PhotoReading, TileRead, photo_key, picture_only
-from mahjong_nts.app_scoreboard import ScoreboardStore
+from mahjong_nts.app.deps import AppDeps, sample_photos
+from mahjong_nts.app.hand import build_hand_dict, score_dict
+from mahjong_nts.app.photo import PhotoReader, PhotoReading, TileRead, photo_key, picture_only
+from mahjong_nts.app.scoreboard import ScoreboardStore
 from scoring import parse_tiles, settle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +84,7 @@ def fake_deps(db: Path) -> AppDeps:
 
 
 def run_app(deps) -> None:  # type: ignore[no-untyped-def]  # runs as a script: no annotations there
-    from mahjong_nts.app_view import main
+    from mahjong_nts.app.page import main
 
     main(deps)
 

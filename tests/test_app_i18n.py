@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_nts.app_hand import RULESETS, SET_KINDS, WIN_FLAGS, WINDS
-from mahjong_nts.app_i18n import STRINGS, item_name, reason_text, t
+from mahjong_nts.app.hand import RULESETS, SET_KINDS, WIN_FLAGS, WINDS
+from mahjong_nts.app.i18n import STRINGS, item_name, reason_text, t
 
-APP_SOURCES = sorted((Path(__file__).resolve().parent.parent / "mahjong_nts").glob("app_*.py"))
+APP_SOURCES = sorted((Path(__file__).resolve().parent.parent / "mahjong_nts" / "app").rglob("*.py"))
 
 
 def fields(text: str) -> set[str]:

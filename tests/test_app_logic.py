@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.app_hand import (
+from mahjong_nts.app.hand import (
     HandProblem,
     build_hand_dict,
     choose_kongs,
@@ -12,8 +12,8 @@ from mahjong_nts.app_hand import (
     evaluate,
     score_dict,
 )
-from mahjong_nts.app_photo import BACK, PhotoReading, TileRead
-from mahjong_nts.app_state import (
+from mahjong_nts.app.photo import BACK, PhotoReading, TileRead
+from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
     EditorTile,

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from mahjong_nts.app_photo import (
+from mahjong_nts.app.photo import (
     PhotoReader,
     PhotoReading,
     draw_tiles,

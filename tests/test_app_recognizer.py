@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 from test_app_flow import widget
 
 import recognizer.pipeline as pipeline
-from mahjong_nts.app_deps import real_photo_reader
-from mahjong_nts.app_photo import photo_key
+from mahjong_nts.app.deps import real_photo_reader
+from mahjong_nts.app.photo import photo_key
 from scoring import parse_tiles
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_nts.app_scoreboard import DB_ENV, ScoreboardStore, default_db_path, evening_csv
-from mahjong_nts.app_settle import SeatScore, settle_game
+from mahjong_nts.app.scoreboard import DB_ENV, ScoreboardStore, default_db_path, evening_csv
+from mahjong_nts.app.settle import SeatScore, settle_game
 from scoring import InputError, settle
 
 SEATS = {"Anna": "E", "Bas": "S", "Cor": "W", "Dirk": "N"}

@@ -19,9 +19,9 @@ from urllib.parse import unquote
 import numpy as np
 import pytest
 
-from mahjong_nts import batch
-from mahjong_nts.batch_photo import PhotoRead, PhotoUnreadable
-from mahjong_nts.cli import build_parser
+from mahjong_nts.batch.photo import PhotoRead, PhotoUnreadable
+from mahjong_nts.cli import batch
+from mahjong_nts.cli.main import build_parser
 from scoring import parse_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -539,7 +539,7 @@ def test_unwritable_output_folder_exits_2_with_one_line(tmp_path: Path, capsys) 
 
 
 def test_full_disk_on_the_record_exits_2_with_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
-    from mahjong_nts import batch_record
+    from mahjong_nts.batch import record as batch_record
 
     folder = tmp_path / "photos"
     folder.mkdir()

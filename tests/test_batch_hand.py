@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.batch_hand import STATED_DEFAULTS, ReadTile, plan_hand
+from mahjong_nts.batch.hand import STATED_DEFAULTS, ReadTile, plan_hand
 from scoring import InputError, hand_from_dict, parse_tiles, score_hand
 
 

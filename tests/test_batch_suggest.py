@@ -1,12 +1,12 @@
-"""mahjong_nts/batch_suggest.py: a photo one misread tile away from mahjong gets that tile named."""
+"""mahjong_nts/batch/suggest.py: a photo one misread tile away from mahjong gets that tile named."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mahjong_nts.batch_hand import ReadTile, plan_hand
-from mahjong_nts.batch_outputs import csv_row
-from mahjong_nts.batch_suggest import completing_swap, suggestion_text
+from mahjong_nts.batch.hand import ReadTile, plan_hand
+from mahjong_nts.batch.outputs import csv_row
+from mahjong_nts.batch.suggest import completing_swap, suggestion_text
 from scoring import hand_from_dict, parse_tiles, score_hand
 
 

@@ -10,8 +10,8 @@ import pytest
 from fake_models import code_for, draw_tile, write_fake_models
 from PIL import Image
 
-from mahjong_nts.cli import main
-from recognizer.cli import group_codes
+from mahjong_nts.cli.main import main
+from mahjong_nts.cli.recognize import group_codes
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mahjong_nts.cli import main
+from mahjong_nts.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

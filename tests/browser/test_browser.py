@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_nts.app_hand import build_hand_dict, score_dict
+from mahjong_nts.app.hand import build_hand_dict, score_dict
 from scoring import parse_tiles
 
 pytestmark = pytest.mark.browser

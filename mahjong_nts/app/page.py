@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from mahjong_nts.app_deps import AppDeps
-from mahjong_nts.app_i18n import LANGUAGES, t
-from mahjong_nts.app_scoreboard import Evening
-from mahjong_nts.app_settle import names_by_seat
-from mahjong_nts.app_view_evening import NEW_EVENING, render_evening_tab
-from mahjong_nts.app_view_hand import HandOutcome, render_hand_tab, set_game
-from mahjong_nts.app_view_settle import render_settle_tab
+from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.i18n import LANGUAGES, t
+from mahjong_nts.app.scoreboard import Evening
+from mahjong_nts.app.settle import names_by_seat
+from mahjong_nts.app.views.evening import NEW_EVENING, render_evening_tab
+from mahjong_nts.app.views.hand import HandOutcome, render_hand_tab, set_game
+from mahjong_nts.app.views.settle import render_settle_tab
 from mahjong_nts.messages import one_line
 from scoring import InputError
 

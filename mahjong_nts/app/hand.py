@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mahjong_nts.app_state import HandEditor
-from mahjong_nts.swaps import candidate_swaps
+from mahjong_nts.app.state import HandEditor
+from mahjong_nts.reading.swaps import candidate_swaps
 from scoring import InputError, hand_from_dict, parse_tiles, score_hand
 
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mahjong_nts.batch_hand import ReadTile, plan_hand
-from mahjong_nts.swaps import Reading, candidate_swaps
+from mahjong_nts.batch.hand import ReadTile, plan_hand
+from mahjong_nts.reading.swaps import Reading, candidate_swaps
 from scoring import InputError, hand_from_dict, score_hand
 
 NO_SHAPE = "no_winning_shape"

@@ -1,8 +1,8 @@
-"""The `score` and `settle` subcommands of `mahjong-nts` (CONTRACT.md).
+"""`mahjong-nts score`: score hands given as JSON or on the command line (docs/CONTRACT.md).
 
 `score --json FILE|-` scores one hand object, a JSON array of them, or JSON Lines; `score TILES --win ...`
-scores one hand given on the command line and prints its breakdown as a table. `settle --json FILE|-`
-turns four scores and a winner into each seat's change. Bad input: one line on stderr, exit 2.
+scores one hand given on the command line and prints its breakdown as a table. Bad input: one line on
+stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
+from mahjong_nts.cli.common import PROG, fail, json_problem, json_type, read_text
 from scoring import InputError, hand_from_dict, score_hand
-from scoring.settlement import settle
-
-PROG = "mahjong-nts"
 
 # Words of the table the players read; item and limit-hand names come from the engine in both languages.
 LABELS: dict[str, dict[str, str]] = {
@@ -71,31 +69,6 @@ class _BadDocument(Exception):
     """The JSON text as a whole cannot be read; carries the one-line message."""
 
 
-def fail(message: str, stream: TextIO | None = None) -> int:
-    """Write the one-line error of a bad input or usage and return exit code 2."""
-    line = " ".join(str(message).split())
-    print(f"{PROG}: error: {line}", file=stream or sys.stderr)
-    return 2
-
-
-def read_text(path: str) -> str:
-    """The text of FILE, or of stdin for `-`; OSError and undecodable bytes become InputError."""
-    try:
-        if path == "-":
-            return sys.stdin.read().removeprefix("\ufeff")
-        with open(path, encoding="utf-8-sig") as handle:  # a byte-order mark (Windows editors) is skipped
-            return handle.read()
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-
-
-def json_problem(error: json.JSONDecodeError, where: str = "") -> str:
-    """A one-line description of a JSON syntax error, with line and column."""
-    return f"bad JSON{where}: {error.msg} (line {error.lineno}, column {error.colno})"
-
-
 def looks_like_json_lines(text: str) -> bool:
     """True when the text holds one JSON object per line rather than one (maybe pretty) document."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -130,20 +103,8 @@ def _json_lines(text: str) -> Iterator[Any]:
 def score_object(obj: Any) -> dict[str, Any]:
     """The CONTRACT result object for one parsed hand object; InputError when it is malformed."""
     if not isinstance(obj, dict):
-        raise InputError(f"a hand must be a JSON object, not {_json_type(obj)}")
+        raise InputError(f"a hand must be a JSON object, not {json_type(obj)}")
     return score_hand(hand_from_dict(obj)).to_dict()
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return "null" if value is None else type(value).__name__
 
 
 def score_json(path: str, out: TextIO, compact: bool = False) -> int:
@@ -314,51 +275,9 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_settle(args: argparse.Namespace) -> int:
-    """Entry of `mahjong-nts settle --json FILE`: {"scores": {...}, "winner": "S"} → each seat's change."""
-    try:
-        text = read_text(args.json)
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{args.json}: {json_problem(error)}") from None
-        print(json.dumps(settle_object(document)))
-    except InputError as error:
-        return fail(str(error))
-    return 0
-
-
-def settle_object(document: Any) -> dict[str, int]:
-    """Settle a CONTRACT `settle` input object; InputError names what is wrong."""
-    if not isinstance(document, dict):
-        raise InputError(f"settle input must be a JSON object, not {_json_type(document)}")
-    unknown = sorted(set(document) - {"scores", "winner"})
-    if unknown:
-        raise InputError(f"unknown key {unknown[0]!r} (expected 'scores' and 'winner')")
-    if "scores" not in document:
-        raise InputError("missing key 'scores'")
-    if "winner" not in document:
-        raise InputError("missing key 'winner' (null for a draw)")
-    return settle(document["scores"], document["winner"])
-
-
 def add_parser(subparsers: Any) -> None:
-    """Register `score` and `settle` with the `mahjong-nts` dispatcher."""
-    _add_score_parser(subparsers.add_parser)
-    settle_parser = subparsers.add_parser(
-        "settle",
-        help="settle one game: each seat's change from four scores and the winner",
-        description='Input {"scores": {"E": 0, "S": 128, "W": 0, "N": 0}, "winner": "S"} (winner null for '
-        "a draw); output each seat's change, summing to 0.",
-    )
-    settle_parser.add_argument(
-        "--json", metavar="FILE", required=True, help="JSON input file, or - for stdin"
-    )
-    settle_parser.set_defaults(run=run_settle)
-
-
-def _add_score_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
-    parser = add(
+    """Register `score` with the `mahjong-nts` dispatcher."""
+    parser = subparsers.add_parser(
         "score",
         help="score a hand (NTS rules)",
         description="Score one hand from the command line, or hands as JSON (one object, an array, or JSON "

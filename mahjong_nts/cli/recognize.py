@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mahjong_nts.cli.common import fraction
+from recognizer.annotate import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.errors import ImageError, ModelError
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer, get_recognizer
-
-UNCERTAIN_BELOW = 0.6
 
 
 def add_parser(subparsers: Any) -> None:
@@ -36,17 +36,6 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--threads", metavar="N", type=_positive_int, help="CPU threads per model")
     parser.set_defaults(run=run)
-
-
-def fraction(text: str) -> float:
-    """argparse type: a number from 0 to 1 (confidences), or a one-line usage error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, got {text}")
-    return value
 
 
 def _positive_int(text: str) -> int:

@@ -15,10 +15,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from mahjong_nts.batch_hand import ReadTile, plan_hand
-from mahjong_nts.batch_outputs import atomic_write_bytes
-from mahjong_nts.batch_sidecar import PhotoContext
-from mahjong_nts.batch_suggest import NO_SHAPE, completing_swap
+from mahjong_nts.batch.hand import ReadTile, plan_hand
+from mahjong_nts.batch.outputs import atomic_write_bytes
+from mahjong_nts.batch.sidecar import PhotoContext
+from mahjong_nts.batch.suggest import NO_SHAPE, completing_swap
 from mahjong_nts.messages import one_line
 
 ANNOTATED_DIR = "annotated"

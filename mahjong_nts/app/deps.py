@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mahjong_nts.app_photo import PhotoReader, PhotoReading, picture_only, recognizer_read
-from mahjong_nts.app_scoreboard import ScoreboardStore, default_db_path
+from mahjong_nts.app.photo import PhotoReader, PhotoReading, picture_only, recognizer_read
+from mahjong_nts.app.scoreboard import ScoreboardStore, default_db_path
 
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from mahjong_nts import __version__
 
 SUBCOMMAND_MODULES = {
-    "score": "scoring.cli",
-    "settle": "scoring.cli",
-    "recognize": "recognizer.cli",
-    "batch": "mahjong_nts.batch",
+    "score": "mahjong_nts.cli.score",
+    "settle": "mahjong_nts.cli.settle",
+    "recognize": "mahjong_nts.cli.recognize",
+    "batch": "mahjong_nts.cli.batch",
 }
 """Subcommand -> the module that registers it. Only the module of the command given is imported, so
 `score` starts without loading OpenCV and NumPy."""

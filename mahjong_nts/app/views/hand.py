@@ -14,8 +14,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from mahjong_nts.app_deps import AppDeps
-from mahjong_nts.app_hand import (
+from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.hand import (
     RULESETS,
     WIN_FLAGS,
     WINDS,
@@ -24,9 +24,9 @@ from mahjong_nts.app_hand import (
     completing_swaps,
     evaluate,
 )
-from mahjong_nts.app_i18n import item_name, reason_text, t, wind_name
-from mahjong_nts.app_photo import BACK, PhotoReading, draw_tiles
-from mahjong_nts.app_state import (
+from mahjong_nts.app.i18n import item_name, reason_text, t, wind_name
+from mahjong_nts.app.photo import BACK, PhotoReading, draw_tiles
+from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
     HandEditor,
@@ -41,7 +41,7 @@ from mahjong_nts.app_state import (
     photo_rows,
     set_tile,
 )
-from mahjong_nts.app_widgets import choice, choices, labels_token
+from mahjong_nts.app.widgets import choice, choices, labels_token
 from scoring import TILE_CODES, InputError, format_tiles, parse_tiles, tile_name
 
 PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")

@@ -9,13 +9,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from mahjong_nts.app_deps import AppDeps
-from mahjong_nts.app_i18n import reason_text, t, wind_name
-from mahjong_nts.app_photo import PhotoReading
-from mahjong_nts.app_scoreboard import Evening
-from mahjong_nts.app_settle import SEATS, SeatScore, Settlement, names_by_seat, settle_game
-from mahjong_nts.app_state import HandEditor, editor_from_reading
-from mahjong_nts.app_view_hand import (
+from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.i18n import reason_text, t, wind_name
+from mahjong_nts.app.photo import PhotoReading
+from mahjong_nts.app.scoreboard import Evening
+from mahjong_nts.app.settle import SEATS, SeatScore, Settlement, names_by_seat, settle_game
+from mahjong_nts.app.state import HandEditor, editor_from_reading
+from mahjong_nts.app.views.hand import (
     HandOutcome,
     face_down_help,
     notation_box,
@@ -24,7 +24,7 @@ from mahjong_nts.app_view_hand import (
     set_switches,
     timed_evaluate,
 )
-from mahjong_nts.app_widgets import choice, labels_token
+from mahjong_nts.app.widgets import choice, labels_token
 from scoring import InputError
 
 DRAW = "draw"

@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from mahjong_nts.batch_photo import PhotoJob, PhotoReader, ReaderFactory, new_record, process_photo
+from mahjong_nts.batch.photo import PhotoJob, PhotoReader, ReaderFactory, new_record, process_photo
 from mahjong_nts.messages import one_line
 
 DIED = "the worker process died reading this photo (crash or out of memory); --resume tries it again"

@@ -8,13 +8,13 @@ import sqlite3
 import pandas as pd
 import streamlit as st
 
-from mahjong_nts.app_deps import AppDeps
-from mahjong_nts.app_i18n import t, wind_name
-from mahjong_nts.app_scoreboard import Evening, evening_csv
-from mahjong_nts.app_settle import SEATS
-from mahjong_nts.app_view_hand import set_game
-from mahjong_nts.app_view_settle import record_game
-from mahjong_nts.app_widgets import choice, labels_token
+from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.i18n import t, wind_name
+from mahjong_nts.app.scoreboard import Evening, evening_csv
+from mahjong_nts.app.settle import SEATS
+from mahjong_nts.app.views.hand import set_game
+from mahjong_nts.app.views.settle import record_game
+from mahjong_nts.app.widgets import choice, labels_token
 from mahjong_nts.messages import one_line
 from scoring import InputError
 from scoring.session import wind_for_dice

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from mahjong_nts.app_settle import SEATS, SeatScore, settle_game
+from mahjong_nts.app.settle import SEATS, SeatScore, settle_game
 from scoring import InputError, next_seat_winds, prevailing_wind_for_game
 from scoring.session import running_totals
 

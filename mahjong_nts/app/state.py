@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mahjong_nts.app_photo import BACK, UNCERTAIN_BELOW, Box, PhotoReading
+from mahjong_nts.app.photo import BACK, UNCERTAIN_BELOW, Box, PhotoReading
 from scoring import InputError, format_tiles, parse_tiles
 
 BONUS_SUITS = ("f", "y")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mahjong_nts.batch_hand import BACK, is_bonus
+from mahjong_nts.batch.hand import BACK, is_bonus
 
 Reading = tuple[str, float, Sequence[str]]
 """A tile as read: its code, the recognizer's confidence, its alternative codes."""

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from mahjong_nts.batch_outputs import fsync_folder, json_line, write_jsonl
-from mahjong_nts.batch_sidecar import PhotoContext
+from mahjong_nts.batch.outputs import fsync_folder, json_line, write_jsonl
+from mahjong_nts.batch.sidecar import PhotoContext
 
 RECORD_VERSION = 1  # bump when a record's meaning changes: older records are then redone
 

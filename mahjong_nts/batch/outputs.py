@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mahjong_nts.batch_suggest import suggestion_text
+from mahjong_nts.batch.suggest import suggestion_text
 
 CSV_COLUMNS = (
     "file",

@@ -1,4 +1,4 @@
-"""`mahjong-nts batch FOLDER`: read and score every hand photo in a folder; CSV, JSON Lines and HTML out.
+"""A batch run: read and score every hand photo in a folder; CSV, JSON Lines and HTML out.
 
 The parent process finds the photos, reads defaults.json and sidecars, keeps the durable record
 (results.jsonl, one fsynced line per finished photo) and writes the final outputs; worker processes (one
@@ -7,7 +7,6 @@ tile reader each) read, annotate and score the photos. See docs/BATCH.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -18,48 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from mahjong_nts.batch_outputs import outcome_counts
-from recognizer.cli import fraction
+from mahjong_nts.batch.outputs import outcome_counts
 
 if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch really runs
-    from mahjong_nts.batch_photo import PhotoJob, ReaderFactory
+    from mahjong_nts.batch.photo import PhotoJob, ReaderFactory
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 DEFAULT_OUT_NAME = "mahjong-nts-report"
 RESULTS_JSONL, RESULTS_CSV, REPORT_HTML = "results.jsonl", "results.csv", "report.html"
-
-DESCRIPTION = """\
-Read and score every hand photo (JPEG, PNG, WebP) in FOLDER, in sorted order, and write to --out:
-results.csv (one row per photo), results.jsonl (the full result per photo), report.html (a printable
-handout: summary, then per photo the annotated image, tiles, breakdown and low-confidence warnings) and
-annotated/ (one JPEG per photo)."""
-
-EPILOG = """\
-context per photo (each key: stated default < defaults.json < subfolder defaults.json < sidecar):
-  NAME.json beside NAME.jpg is the photo's sidecar, in the `score` input format (seat_wind,
-  prevailing_wind, concealed, melds, bonus, winning_tile, self_drawn, flags, ruleset, role). A tile key
-  given there replaces what was read ("concealed" given = used as is). defaults.json in FOLDER (and in
-  subfolders with --recursive) sets context keys for all photos below it; tile keys are not allowed there.
-  A broken sidecar or an unknown key in it is that photo's error; a broken defaults.json stops the run.
-
-without a sidecar, the tiles read become the hand:
-  stated defaults: seat_wind E, prevailing_wind E, ruleset app, role winner, self_drawn false, no flags;
-  a photo with several rows of tiles (other players' tiles, the wall): the hand is the row of the largest
-  tiles among rows holding a hand's count (winner 14-18, loser 13-17 tiles, bonus tiles not counted),
-  else two neighbouring rows that do together, else all tiles; rows of only flowers stay;
-  flowers and seasons go to bonus; 4 adjacent tiles in a row with 1 or 2 face-down tiles and equal
-  face-up ones are a concealed kong; four equal face-up tiles are an open kong only when the count needs
-  it (a winner holds 14 tiles + 1 per kong, so 15 tiles with four 5m = open kong 5555m; with 14 tiles
-  they are a pung plus one tile); all other tiles are concealed; the winning tile is the last tile read
-  that is concealed. The report lists, per photo, everything that was assumed.
-
-resume and failures:
-  results.jsonl gets one line per finished photo (fsynced), so a killed run loses at most the photos in
-  flight; --resume keeps every photo whose file, size, mtime and sidecar/defaults are unchanged. CSV,
-  JSONL and HTML are rewritten at the end via a temporary file and a rename. Exit 0 when every photo was
-  read and scored (a hand that is no mahjong is a result, not a failure), 1 when any photo failed (its
-  row says why), 2 for bad usage or a broken defaults.json, 130 when interrupted (outputs hold the photos
-  done so far; run again with --resume)."""
 
 
 class BatchUsageError(ValueError):
@@ -80,94 +45,10 @@ class BatchOptions:
     progress: str = "auto"  # auto, bar, lines, none
 
 
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 1 or more (0 = one per CPU core)")
-    return value or (os.cpu_count() or 1)
-
-
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Register `batch` with the `mahjong-nts` dispatcher."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "batch",
-        help="score a folder of hand photos into CSV, JSON Lines and an HTML report",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("folder", type=Path, metavar="FOLDER", help="folder with the hand photos")
-    parser.add_argument(
-        "--out", type=Path, metavar="DIR", help=f"output folder (default: FOLDER/{DEFAULT_OUT_NAME})"
-    )
-    parser.add_argument("-r", "--recursive", action="store_true", help="also photos in subfolders")
-    parser.add_argument(
-        "--resume", action="store_true", help="keep photos already done in DIR/results.jsonl; do the rest"
-    )
-    parser.add_argument(
-        "-j",
-        "--workers",
-        type=_workers,
-        default=1,
-        metavar="N",
-        help="photos read in parallel, one process and one model session each (default 1; 0 = one per core)",
-    )
-    parser.add_argument(
-        "--embed-images", action="store_true", help="embed the annotated images in report.html (base64)"
-    )
-    parser.add_argument(
-        "--low-confidence",
-        type=fraction,
-        default=0.6,
-        metavar="P",
-        help="warn about tiles read with confidence below P (default 0.6)",
-    )
-    parser.add_argument(
-        "--progress",
-        choices=("auto", "bar", "lines", "none"),
-        default="auto",
-        help="progress on stderr: a bar on a terminal, else one line per photo (default auto)",
-    )
-    parser.add_argument(
-        "-q", "--quiet", action="store_const", const="none", dest="progress", help="no progress"
-    )
-    parser.set_defaults(run=run)
-    return parser
-
-
-def run(args: argparse.Namespace, reader_factory: ReaderFactory | None = None) -> int:
-    """The `batch` subcommand; `reader_factory(threads)` builds each worker's tile reader (tests inject)."""
-    from mahjong_nts.batch_photo import RecognizerReader
-
-    folder = Path(args.folder)
-    options = BatchOptions(
-        folder=folder,
-        out=Path(args.out) if args.out else folder / DEFAULT_OUT_NAME,
-        recursive=args.recursive,
-        resume=args.resume,
-        workers=args.workers,
-        embed_images=args.embed_images,
-        low_confidence=args.low_confidence,
-        progress=args.progress,
-    )
-    try:
-        return run_batch(options, reader_factory or RecognizerReader)
-    except BatchUsageError as problem:
-        print(f"mahjong-nts batch: {problem}", file=sys.stderr)
-        return 2
-    except OSError as problem:  # the output folder: disk full, no permission (photos never get here)
-        where = f" {problem.filename}" if problem.filename else ""
-        print(f"mahjong-nts batch: cannot write{where}: {problem.strerror or problem}", file=sys.stderr)
-        return 2
-
-
 def run_batch(options: BatchOptions, reader_factory: ReaderFactory, stdout: TextIO | None = None) -> int:
     """Do the batch; returns the exit code. Raises BatchUsageError for bad usage."""
-    from mahjong_nts.batch_record import Journal, is_done, read_records
-    from mahjong_nts.batch_workers import PhotoWorkers, WorkerStartError
+    from mahjong_nts.batch.record import Journal, is_done, read_records
+    from mahjong_nts.batch.workers import PhotoWorkers, WorkerStartError
 
     folder, out_dir, jobs = _prepare(options)
     journal_path = out_dir / RESULTS_JSONL
@@ -217,7 +98,7 @@ def run_batch(options: BatchOptions, reader_factory: ReaderFactory, stdout: Text
 
 def _prepare(options: BatchOptions) -> tuple[Path, Path, list[PhotoJob]]:
     """The folder, the output folder (created) and one job per photo; BatchUsageError when impossible."""
-    from mahjong_nts.batch_sidecar import FolderError
+    from mahjong_nts.batch.sidecar import FolderError
 
     folder = options.folder.resolve()
     if not folder.is_dir():
@@ -241,8 +122,8 @@ def _write_outputs(
     final: Sequence[dict[str, Any]], out_dir: Path, title: str, options: BatchOptions, summary: dict[str, Any]
 ) -> None:
     """results.jsonl (sorted, replacing the record), results.csv and report.html, each atomically."""
-    from mahjong_nts.batch_outputs import atomic_write_text, write_csv, write_jsonl
-    from mahjong_nts.batch_report import render_report
+    from mahjong_nts.batch.outputs import atomic_write_text, write_csv, write_jsonl
+    from mahjong_nts.batch.report import render_report
 
     note = None
     if summary["interrupted"]:
@@ -325,9 +206,9 @@ def find_photos(folder: Path, recursive: bool, out_dir: Path) -> list[Path]:
 
 def make_jobs(folder: Path, photos: Sequence[Path]) -> list[PhotoJob]:
     """One PhotoJob per photo, with context and fingerprint; raises FolderError for a bad defaults.json."""
-    from mahjong_nts.batch_photo import PhotoJob
-    from mahjong_nts.batch_record import fingerprint
-    from mahjong_nts.batch_sidecar import ContextReader
+    from mahjong_nts.batch.photo import PhotoJob
+    from mahjong_nts.batch.record import fingerprint
+    from mahjong_nts.batch.sidecar import ContextReader
 
     contexts = ContextReader(folder)
     jobs = []
