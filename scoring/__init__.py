@@ -12,6 +12,7 @@ from scoring.errors import InputError, TileError
 from scoring.hand import Hand, Meld
 from scoring.io import hand_from_dict, hand_to_dict
 from scoring.result import ScoredSet, ScoreItem, ScoreResult
+from scoring.rulesets import get_ruleset, ruleset_names, ruleset_title
 from scoring.scorer import score_hand
 from scoring.tiles import TILE_CODES, format_tiles, parse_tiles, tile_name
 from scoring.waits import waits
@@ -26,11 +27,14 @@ __all__ = [
     "ScoredSet",
     "TileError",
     "format_tiles",
+    "get_ruleset",
     "hand_from_dict",
     "hand_to_dict",
     "next_seat_winds",
     "parse_tiles",
     "prevailing_wind_for_game",
+    "ruleset_names",
+    "ruleset_title",
     "score_hand",
     "settle",
     "tile_name",

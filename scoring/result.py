@@ -5,12 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-REASONS: dict[str, tuple[str, str]] = {
+from scoring.rulesets import get_ruleset
+
+REASONS: dict[str, tuple[str, str]] = {  # English, Dutch; {option} fields come from the ruleset's options
     "no_winning_shape": (
         "no mahjong shape: the tiles form neither 4 sets and a pair nor a limit hand",
         "geen mahjong-vorm",
     ),
-    "too_few_doublings": ("too few doublings: a mahjong needs at least 2", "te weinig verdubbelingen"),
+    "too_few_doublings": (
+        "too few doublings: a mahjong needs at least {min_doublings}",
+        "te weinig verdubbelingen",
+    ),
     "dead_hand": ("dead hand: scores 0 and still pays", "dood spel"),
 }
 
@@ -81,14 +86,24 @@ class ScoreResult:
 
     @property
     def reason(self) -> str | None:
-        return REASONS[self.reason_code][0] if self.reason_code else None
+        return self._reasons()[0]
 
     @property
     def reason_nl(self) -> str | None:
-        return REASONS[self.reason_code][1] if self.reason_code else None
+        return self._reasons()[1]
+
+    def _reasons(self) -> tuple[str | None, str | None]:
+        """Why the hand is no mahjong, in English and Dutch, with the numbers of the ruleset's options."""
+        if not self.reason_code:
+            return None, None
+        english, dutch = REASONS[self.reason_code]
+        if "{" not in english + dutch:
+            return english, dutch
+        options = vars(get_ruleset(self.ruleset).options)
+        return english.format(**options), dutch.format(**options)
 
     def to_dict(self) -> dict[str, Any]:
-        reason, reason_nl = REASONS[self.reason_code] if self.reason_code else (None, None)
+        reason, reason_nl = self._reasons()
         return {
             "valid": self.valid,
             "reason": reason,

@@ -27,6 +27,7 @@ class Options:
     limit: int = 2000  # cap for every player
     bonus_doublings_count_toward_minimum: bool = True  # own flower/season doublings count toward the minimum
     seven_pairs_allow_four_equal: bool = True  # four equal tiles may be two of the seven pairs
+    pe_ling_eet_cake: bool = False  # a winning 1p may be read as the 1s completing a pair of 1s
 
 
 class Context(NamedTuple):
@@ -189,7 +190,8 @@ class HandRule:
 
 @dataclass(frozen=True, eq=False)
 class Ruleset:
-    """A complete scoring ruleset: options plus the rule tables and the limit hands."""
+    """A complete scoring ruleset: names, options, the rule tables, the limit hands and the session's
+    prevailing wind (thrown with dice per game, or `games_per_wind` games in each of E, S, W, N)."""
 
     name: str
     options: Options
@@ -197,6 +199,9 @@ class Ruleset:
     bonus_rules: tuple[BonusRule, ...]
     hand_rules: tuple[HandRule, ...]
     limit_hands: tuple[object, ...]  # tuple[scoring.limits.LimitHand, ...]
+    title_nl: str = ""
+    title_en: str = ""
+    games_per_wind: int | None = None  # None: the prevailing wind is thrown with dice before each game
 
 
 class Tally(NamedTuple):

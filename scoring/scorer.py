@@ -153,7 +153,7 @@ def _score_winner(hand: Hand, ruleset: Ruleset) -> ScoreResult:
     splits = regular_decompositions(concealed_counts)
     cake_splits: tuple[Decomposition, ...] = ()
     cake_held = held
-    if winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:  # pe-ling eet cake: the 1p read as 1s
+    if ruleset.options.pe_ling_eet_cake and winning == ONE_CIRCLE and held[ONE_BAMBOO] < 4:  # 1p read as 1s
         cake = concealed.copy()
         cake[ONE_CIRCLE] -= 1
         cake[ONE_BAMBOO] += 1

@@ -9,12 +9,11 @@ import random
 from collections.abc import Iterable, Mapping
 
 from scoring.errors import InputError
+from scoring.rulesets import get_ruleset
 
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
 # After every game each player's seat wind moves on: Oost→Noord, Noord→West, West→Zuid, Zuid→Oost.
 NEXT_SEAT_WIND: dict[str, str] = {"E": "N", "N": "W", "W": "S", "S": "E"}
-GAMES_PER_WIND = 4
-NTS_GAMES = GAMES_PER_WIND * len(WINDS)
 
 
 def next_seat_winds(seats: Mapping[str, str]) -> dict[str, str]:
@@ -30,24 +29,25 @@ def next_seat_winds(seats: Mapping[str, str]) -> dict[str, str]:
 
 
 def prevailing_wind_for_game(ruleset: str, game_index: int) -> str | None:
-    """The prevailing wind of game `game_index` (0-based); None under `app`, where it is thrown per game.
+    """The prevailing wind of game `game_index` (0-based) under the ruleset's schedule; None where it is
+    thrown with dice before each game (`app`).
 
     `nts` plays four games in each wind: E for games 0-3, S 4-7, W 8-11, N 12-15.
 
     >>> [prevailing_wind_for_game("nts", i) for i in (0, 3, 4, 11, 15)]
     ['E', 'E', 'S', 'W', 'N']
+    >>> prevailing_wind_for_game("app", 7) is None
+    True
     """
     if isinstance(game_index, bool) or not isinstance(game_index, int) or game_index < 0:
         raise InputError(f"game index must be a whole number from 0, not {game_index!r}")
-    if ruleset == "app":
+    per_wind = get_ruleset(ruleset).games_per_wind
+    if per_wind is None:
         return None
-    if ruleset == "nts":
-        if game_index >= NTS_GAMES:
-            raise InputError(
-                f"an nts session has {NTS_GAMES} games (0-{NTS_GAMES - 1}), not game {game_index}"
-            )
-        return WINDS[game_index // GAMES_PER_WIND]
-    raise InputError(f"unknown ruleset {ruleset!r} (app or nts)")
+    games = per_wind * len(WINDS)
+    if game_index >= games:
+        raise InputError(f"an {ruleset} session has {games} games (0-{games - 1}), not game {game_index}")
+    return WINDS[game_index // per_wind]
 
 
 def wind_for_dice(total: int) -> str:

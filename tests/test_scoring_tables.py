@@ -227,6 +227,33 @@ def test_pe_ling_counts_the_cake_as_bamboo_for_purity() -> None:
     assert items(result)["Zuiver"] == 3
 
 
+def test_pe_ling_is_the_rulesets_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same hand as above under a ruleset without the pe-ling option: 1p fits nowhere -> no mahjong
+    from dataclasses import replace
+
+    import scoring.scorer
+    from scoring.rulesets import get_ruleset
+
+    app = get_ruleset("app")
+    without = replace(app, options=replace(app.options, pe_ling_eet_cake=False))
+    monkeypatch.setattr(scoring.scorer, "get_ruleset", lambda name: without)
+    result = score("234p567m1s1p", "1p", melds=TWO_DRAGONS)
+    assert (result["valid"], result["reason_code"]) == (False, "no_winning_shape")
+
+
+def test_the_minimum_in_the_reason_is_the_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    import scoring.result
+    from scoring.rulesets import get_ruleset
+
+    app = get_ruleset("app")
+    three = replace(app, options=replace(app.options, min_doublings=3))
+    monkeypatch.setattr(scoring.result, "get_ruleset", lambda name: three)
+    result = score("234p567m99s", "4p", melds=("555z", "444z"))
+    assert result["reason"] == "too few doublings: a mahjong needs at least 3"
+
+
 def test_a_1p_completing_a_chow_is_no_pe_ling() -> None:
     # 23p + 1p makes 123p; the 11s pair is not completed by it: 20 + 4 + 4 = 28 -> 112
     result = score("123p567m11s", "1p", melds=TWO_DRAGONS)

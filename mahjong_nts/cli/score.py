@@ -14,7 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
 from mahjong_nts.cli.common import PROG, fail, json_problem, json_type, read_text
-from scoring import InputError, hand_from_dict, score_hand
+from scoring import InputError, hand_from_dict, ruleset_names, ruleset_title, score_hand
+from scoring.rulesets import DEFAULT_RULESET
 
 # Words of the table the players read; item and limit-hand names come from the engine in both languages.
 LABELS: dict[str, dict[str, str]] = {
@@ -319,7 +320,14 @@ def add_parser(subparsers: Any) -> None:
         metavar="FLAG",
         help="last_tile, kong_replacement, kong_on_kong, robbing_kong, heaven, earth, dead_hand",
     )
-    parser.add_argument("--ruleset", default="app", help="app (default) or nts")
+    names = ruleset_names()
+    parser.add_argument(
+        "--ruleset",
+        choices=names,
+        default=DEFAULT_RULESET,
+        help="; ".join(f"{name}: {ruleset_title(name, 'en')}" for name in names)
+        + f" (default {DEFAULT_RULESET})",
+    )
     parser.add_argument("--loser", action="store_true", help="score a losing hand")
     parser.add_argument("--lang", choices=("nl", "en"), default="nl", help="language of the table (nl)")
     parser.add_argument("--json-out", action="store_true", help="print the JSON result instead of the table")

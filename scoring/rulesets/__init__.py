@@ -1,10 +1,19 @@
-"""Rulesets by name: each is one module here exposing RULESET; a new ruleset is one new file."""
+"""Rulesets by name: each is one file exposing `RULESET`; a new ruleset is one new file.
+
+The files are the modules of this package (`app.py`, `nts.py`) plus any `*.py` in the folders listed in
+`$MAHJONG_NTS_RULESETS` (a club's own rules, kept outside the package). Everything that lists or checks
+rulesets (app, scoreboard, command line, session, batch) asks this registry.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pkgutil
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoring.errors import InputError
@@ -12,19 +21,93 @@ from scoring.errors import InputError
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
 
+RULESETS_ENV = "MAHJONG_NTS_RULESETS"
+"""Extra folders of ruleset files, separated by the path separator (`:` on Linux)."""
+
+DEFAULT_RULESET = "app"
 _HELPERS = {"common"}
-RULESET_NAMES: tuple[str, ...] = tuple(
-    sorted(
-        (m.name for m in pkgutil.iter_modules(__path__) if m.name not in _HELPERS),
-        key=lambda name: (name != "app", name),
-    )
-)
+
+
+def _extra_files(folders: str) -> dict[str, Path]:
+    """name -> file for every `*.py` (not starting with `_`) in the extra folders, first folder first."""
+    found: dict[str, Path] = {}
+    for folder in filter(None, folders.split(os.pathsep)):
+        for path in sorted(Path(folder).glob("*.py")):
+            if not path.name.startswith("_"):
+                found.setdefault(path.stem, path)
+    return found
 
 
 @cache
-def get_ruleset(name: str) -> Ruleset:
-    """The ruleset called `name` ('app', 'nts', ...); InputError for an unknown name."""
-    if name not in RULESET_NAMES:
-        raise InputError(f"unknown ruleset {name!r} (use {' or '.join(RULESET_NAMES)})")
-    ruleset: Ruleset = importlib.import_module(f"scoring.rulesets.{name}").RULESET
+def _files(folders: str) -> Mapping[str, Path | None]:
+    """name -> file of every ruleset (None: a module of this package); the default first, then by name."""
+    names: dict[str, Path | None] = {
+        m.name: None for m in pkgutil.iter_modules(__path__) if m.name not in _HELPERS
+    }
+    for name, path in _extra_files(folders).items():
+        names.setdefault(name, path)
+    return {name: names[name] for name in sorted(names, key=lambda n: (n != DEFAULT_RULESET, n))}
+
+
+def ruleset_names() -> tuple[str, ...]:
+    """Every ruleset's name, the default (`app`) first.
+
+    >>> ruleset_names()[:2]
+    ('app', 'nts')
+    """
+    return tuple(_files(os.environ.get(RULESETS_ENV, "")))
+
+
+class _RulesetNames(Sequence[str]):
+    """`ruleset_names()` as a constant-looking sequence that is read afresh each time it is used."""
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]  # Sequence's int/slice overloads
+        return ruleset_names()[index]
+
+    def __len__(self) -> int:
+        return len(ruleset_names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ruleset_names())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in ruleset_names()
+
+    def __repr__(self) -> str:
+        return repr(ruleset_names())
+
+
+RULESET_NAMES: Sequence[str] = _RulesetNames()
+"""Every ruleset's name, live (`name in RULESET_NAMES`, `" or ".join(RULESET_NAMES)`)."""
+
+
+def get_ruleset(name: object) -> Ruleset:
+    """The ruleset called `name` ('app', 'nts', ...); InputError naming the known ones otherwise."""
+    folders = os.environ.get(RULESETS_ENV, "")
+    if isinstance(name, str) and name in _files(folders):
+        return _load(folders, name)
+    raise InputError(f"unknown ruleset {name!r} (use {' or '.join(ruleset_names())})")
+
+
+@cache
+def _load(folders: str, name: str) -> Ruleset:
+    """Import the ruleset's file once and check that its RULESET carries its file's name."""
+    path = _files(folders)[name]
+    if path is None:
+        module = importlib.import_module(f"scoring.rulesets.{name}")
+    else:
+        spec = importlib.util.spec_from_file_location(f"mahjong_nts_ruleset_{name}", path)
+        if spec is None or spec.loader is None:
+            raise InputError(f"ruleset file {path} cannot be loaded")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    ruleset: Ruleset = module.RULESET
+    if ruleset.name != name:
+        raise InputError(f"ruleset file {name}.py names its ruleset {ruleset.name!r}")
     return ruleset
+
+
+def ruleset_title(name: str, lang: str = "nl") -> str:
+    """The ruleset's title in Dutch (`nl`) or English (`en`), for menus and help."""
+    ruleset = get_ruleset(name)
+    return ruleset.title_en if lang == "en" else ruleset.title_nl

@@ -16,7 +16,9 @@ from scoring.rulesets.common import (
 
 RULESET = Ruleset(
     name="app",
-    options=Options(bonus_tiles=True, bonus_doublings_count_toward_minimum=True),
+    title_nl="NTS met bloemen en seizoenen (app)",
+    title_en="NTS with flowers and seasons (app)",
+    options=Options(bonus_tiles=True, bonus_doublings_count_toward_minimum=True, pe_ling_eet_cake=True),
     set_rules=(*SET_POINTS, PAIR_OF_DRAGONS, *HONOUR_PUNG_DOUBLINGS),
     bonus_rules=BONUS_TILES,
     hand_rules=(*WINNER_POINTS, *EVERY_PLAYER_DOUBLINGS, *WINNER_DOUBLINGS),

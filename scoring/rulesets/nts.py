@@ -17,7 +17,9 @@ from scoring.rulesets.common import (
 
 RULESET = Ruleset(
     name="nts",
-    options=Options(bonus_tiles=False),
+    title_nl="NTS officieel (NMB)",
+    title_en="NTS official (NMB)",
+    options=Options(bonus_tiles=False, pe_ling_eet_cake=True),
     set_rules=(
         *SET_POINTS,
         PAIR_OF_DRAGONS,
@@ -28,4 +30,5 @@ RULESET = Ruleset(
     bonus_rules=(),
     hand_rules=(*WINNER_POINTS, *EVERY_PLAYER_DOUBLINGS, *WINNER_DOUBLINGS),
     limit_hands=LIMIT_HANDS,
+    games_per_wind=4,
 )
