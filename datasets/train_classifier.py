@@ -15,6 +15,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileClassifier
+from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import row_strip
 from datasets.tile_crops import PAD, crop_tile, random_crop
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
@@ -182,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         rng = np.random.default_rng(args.seed * 1000 + epoch)
         order = rows[rng.permutation(len(rows))]
         model.train()
+        if args.freeze_bn:
+            freeze_batchnorm(model)
         t0, tot, n = time.time(), 0.0, 0
         for step in range(steps_per_epoch):
             x, y = make_batch(

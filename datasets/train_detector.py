@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back
 from datasets.models import TileDetector
+from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import long_strip
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK
@@ -263,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         rng = np.random.default_rng(args.seed * 1000 + epoch)
         order = rng.permutation(len(train))
         model.train()
+        if args.freeze_bn:
+            freeze_batchnorm(model)
         t0 = time.time()
         tots = np.zeros(3)
         at = 0

@@ -33,6 +33,11 @@ def add_run_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--synthetic-limit", type=int, default=0, help="use at most this many scenes per folder")
     ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning)")
     ap.add_argument("--limit", type=int, default=0, help="use only this many train images (timing runs)")
+    ap.add_argument(
+        "--freeze-bn",
+        action="store_true",
+        help="keep BatchNorms on their running statistics (fine-tuning from datasets.onnx_init weights)",
+    )
 
 
 @dataclass

@@ -1,0 +1,145 @@
+"""Start a training run from the shipped ONNX models: their weights written back into the torch networks.
+
+The exporter folds each BatchNorm into the convolution before it, so a shipped model holds only conv weights
+and biases. They go back into `TileDetector` / `TileClassifier` as conv weight plus a BatchNorm that does
+nothing (scale 1, shift = the folded bias, running mean 0, variance 1 - eps); a run fine-tuned from them
+keeps its BatchNorms frozen (`--freeze-bn`), so the network computes exactly what the shipped model does.
+
+Example: .venv/bin/python -m datasets.onnx_init --out runs/init  (writes detector.pt and classifier.pt for
+`train_detector --init runs/init/detector.pt --freeze-bn`, `train_classifier --init runs/init/classifier.pt
+--freeze-bn`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from datasets.models import TileClassifier, TileDetector
+from datasets.yolo import LABELS, PROJECT_ROOT
+
+MODELS_DIR = PROJECT_ROOT / "models"
+
+
+def onnx_convs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, np.ndarray]]:
+    """The (weight, bias) of every Conv node in graph order, and all initialisers by name."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = []
+    for node in model.graph.node:
+        if node.op_type == "Conv":
+            weight = inits[node.input[1]]
+            bias = inits[node.input[2]] if len(node.input) > 2 else np.zeros(weight.shape[0], np.float32)
+            convs.append((weight, bias))
+        elif node.op_type == "Gemm":
+            convs.append((inits[node.input[1]], inits[node.input[2]]))
+    return convs, inits
+
+
+def layers_in_run_order(model: nn.Module, example: torch.Tensor) -> list[nn.Module]:
+    """Conv2d and Linear modules in the order a forward pass runs them (the ONNX graph's order)."""
+    order: list[nn.Module] = []
+    hooks = [
+        m.register_forward_hook(lambda mod, _i, _o: order.append(mod))
+        for m in model.modules()
+        if isinstance(m, nn.Conv2d | nn.Linear)
+    ]
+    with torch.no_grad():
+        model(example)
+    for h in hooks:
+        h.remove()
+    return order
+
+
+def load_folded(model: nn.Module, path: Path, example: torch.Tensor) -> nn.Module:
+    """Write an exported (BatchNorm-folded) ONNX model's weights into `model` in place; returns it."""
+    model.eval()
+    layers = layers_in_run_order(model, example)
+    convs, _ = onnx_convs(path)
+    if len(layers) != len(convs):
+        raise SystemExit(f"{path}: {len(convs)} conv/linear layers, the network has {len(layers)}")
+    bn_after = {}  # conv -> the BatchNorm that follows it in its conv_bn block
+    for m in model.modules():
+        if isinstance(m, nn.Sequential):
+            kids = list(m)
+            for a, b in itertools.pairwise(kids):
+                if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
+                    bn_after[a] = b
+    with torch.no_grad():
+        for layer, (weight, bias) in zip(layers, convs, strict=True):
+            if tuple(layer.weight.shape) != weight.shape:
+                raise SystemExit(
+                    f"{path}: shape {weight.shape} where the network has {tuple(layer.weight.shape)}"
+                )
+            layer.weight.copy_(torch.from_numpy(weight.copy()))
+            bn = bn_after.get(layer)
+            if bn is not None:
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(torch.from_numpy(bias.copy()))
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+            elif layer.bias is not None:
+                layer.bias.copy_(torch.from_numpy(bias.copy()))
+            else:
+                raise SystemExit(f"{path}: a biased conv where the network has neither bias nor BatchNorm")
+    return model
+
+
+def freeze_batchnorm(model: nn.Module) -> None:
+    """Keep every BatchNorm on its running statistics while the rest trains (call after `model.train()`)."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
+def max_difference(model: nn.Module, path: Path, example: torch.Tensor, detector: bool) -> float:
+    """Largest absolute difference between the torch network and the ONNX model on `example`."""
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    ref = sess.run(None, {sess.get_inputs()[0].name: example.numpy()})
+    model.eval()
+    with torch.no_grad():
+        if detector:
+            model.export_mode = True  # type: ignore[assignment]
+            ours = [t.numpy() for t in model(example)]
+            model.export_mode = False  # type: ignore[assignment]
+        else:
+            ours = [model(example).numpy()]
+    return max(float(np.abs(a - b).max()) for a, b in zip(ours, ref, strict=True))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default=str(MODELS_DIR), help="folder with detector.onnx, classifier.onnx")
+    ap.add_argument("--out", default="runs/init", help="where detector.pt and classifier.pt go")
+    args = ap.parse_args(argv)
+    models, out = Path(args.models), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(0)
+    det_in = torch.rand(1, 3, 128, 160)
+    det = load_folded(TileDetector(), models / "detector.onnx", det_in)
+    cls_in = torch.rand(2, 3, 64, 48)
+    cls = load_folded(TileClassifier(len(LABELS)), models / "classifier.onnx", cls_in)
+    for name, model, example, is_det in (("detector", det, det_in, True), ("classifier", cls, cls_in, False)):
+        diff = max_difference(model, models / f"{name}.onnx", example, is_det)
+        if diff > 1e-3:
+            raise SystemExit(f"{name}: torch and ONNX differ by {diff:.2e}; the layer order did not match")
+        torch.save(
+            {"model": model.state_dict(), "epoch": -1, "source": str(models / f"{name}.onnx")},
+            out / f"{name}.pt",
+        )
+        print(f"{name}: max |torch - onnx| = {diff:.2e} -> {out / f'{name}.pt'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
