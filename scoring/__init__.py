@@ -16,6 +16,7 @@ from scoring.rulesets import get_ruleset, ruleset_names, ruleset_title
 from scoring.scorer import score_hand
 from scoring.tiles import TILE_CODES, format_tiles, parse_tiles, tile_name
 from scoring.waits import waits
+from scoring.wording import describe
 
 __all__ = [
     "TILE_CODES",
@@ -26,6 +27,7 @@ __all__ = [
     "ScoreResult",
     "ScoredSet",
     "TileError",
+    "describe",
     "format_tiles",
     "get_ruleset",
     "hand_from_dict",

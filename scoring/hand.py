@@ -38,9 +38,7 @@ class Meld:
         """'chow', 'pung' or 'kong'; InputError for tiles that are none of these."""
         kind = meld_kind(self.tiles)
         if kind is None:
-            raise InputError(
-                f"meld {format_tiles(t for t in self.tiles if t in INDEX)!r} is no chow, pung or kong"
-            )
+            raise InputError.of("meld_no_set", tiles=format_tiles(t for t in self.tiles if t in INDEX))
         return kind
 
 

@@ -57,7 +57,7 @@ def _parse(text: str, where: str) -> list[str]:
     try:
         return parse_tiles(text)
     except InputError as bad:
-        raise InputError(f"{where}: {bad}") from None
+        raise bad.located(where) from None
 
 
 def _meld(value: Any, number: int) -> Meld:

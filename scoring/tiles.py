@@ -51,12 +51,9 @@ def is_dragon(kind: int) -> bool:
     return kind >= 31
 
 
-_NAMES_NL = {
-    "m": "teken",
-    "p": "kring",
-    "s": "bamboe",
-}
-_NAMES_EN = {"m": "characters", "p": "circles", "s": "bamboo"}
+# Suit names after a number: (one, more) per language; "1 kring", "3 kringen", "1 circle", "3 circles".
+_SUIT_NAMES_NL = {"m": ("karakter", "karakters"), "p": ("kring", "kringen"), "s": ("bamboe", "bamboe")}
+_SUIT_NAMES_EN = {"m": ("character", "characters"), "p": ("circle", "circles"), "s": ("bamboo", "bamboo")}
 _HONOURS_NL = ("Oost", "Zuid", "West", "Noord", "Witte draak", "Groene draak", "Rode draak")
 _HONOURS_EN = ("East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon")
 _FLOWERS_NL = ("Bloem 1 pruim", "Bloem 2 orchidee", "Bloem 3 chrysant", "Bloem 4 bamboe")
@@ -66,7 +63,7 @@ _SEASONS_EN = ("Season 1 spring", "Season 2 summer", "Season 3 autumn", "Season 
 
 
 def tile_name(code: str, lang: str = "nl") -> str:
-    """Display name of a tile: tile_name("3s") == "3 bamboe", tile_name("1z", "en") == "East".
+    """Display name of a tile: tile_name("3p") == "3 kringen", tile_name("1p", "en") == "1 circle".
 
     >>> tile_name("7z")
     'Rode draak'
@@ -74,13 +71,14 @@ def tile_name(code: str, lang: str = "nl") -> str:
     '5 circles'
     """
     if code not in INDEX:
-        raise TileError(f"unknown tile {code!r}")
+        raise TileError.of("unknown_tile", token=code)
     if lang not in ("nl", "en"):
         raise ValueError(f"language must be 'nl' or 'en', not {lang!r}")
     number, suit = int(code[0]), code[1]
     dutch = lang == "nl"
     if suit in "mps":
-        return f"{number} {(_NAMES_NL if dutch else _NAMES_EN)[suit]}"
+        one, more = (_SUIT_NAMES_NL if dutch else _SUIT_NAMES_EN)[suit]
+        return f"{number} {one if number == 1 else more}"
     if suit == "z":
         return (_HONOURS_NL if dutch else _HONOURS_EN)[number - 1]
     if suit == "f":
@@ -124,18 +122,18 @@ def _token_error(token: str) -> TileError:
         if match is None:
             bad = token[position:]
             if bad[0].isalpha():
-                return TileError(
-                    f"tile {token!r}: letters {bad!r} without digits (write e.g. '123m' or an alias)"
-                )
-            return TileError(f"tile {token!r}: unexpected character {bad[0]!r}")
+                return TileError.of("tile_letters_without_digits", token=token, letters=bad)
+            return TileError.of("tile_unexpected_character", token=token, character=bad[0])
         digits, suit = match.groups()
         if not suit:
-            return TileError(f"tile {token!r}: digits {digits!r} without a suit letter (m, p, s, z, f, y)")
+            return TileError.of("tile_digits_without_suit", token=token, digits=digits)
         if suit not in SUIT_ORDER:
-            return TileError(f"tile {digits + suit!r}: unknown suit letter {suit!r} (use m, p, s, z, f or y)")
+            return TileError.of("tile_unknown_suit", token=digits + suit, suit=suit)
         for digit in digits:
             if not 1 <= int(digit) <= _MAX_DIGIT[suit]:
-                return TileError(f"tile {digit + suit!r} does not exist ({suit} goes 1-{_MAX_DIGIT[suit]})")
+                return TileError.of(
+                    "tile_does_not_exist", token=digit + suit, suit=suit, top=_MAX_DIGIT[suit]
+                )
         position = match.end()
     return TileError(f"tile {token!r} is not valid")  # pragma: no cover - every invalid token fails above
 
@@ -149,7 +147,7 @@ def parse_tiles(text: str) -> list[str]:
     ['1z', '1z', '7z', '5p']
     """
     if not isinstance(text, str):
-        raise TileError(f"tiles must be a string like '123m11z', not {type(text).__name__}")
+        raise TileError.of("tiles_not_a_string", type=type(text).__name__)
     tiles: list[str] = []
     for token in text.replace(",", " ").split():
         tiles.extend(_parse_token(token))
@@ -165,7 +163,7 @@ def format_tiles(tiles: Iterable[str]) -> str:
     tiles = list(tiles)
     for code in tiles:
         if code not in INDEX:
-            raise TileError(f"unknown tile {code!r}")
+            raise TileError.of("unknown_tile", token=code)
     ordered = sorted(tiles, key=INDEX.__getitem__)
     out: list[str] = []
     for i, code in enumerate(ordered):

@@ -22,7 +22,7 @@ _BONUS = frozenset(TILE_CODES[KINDS:])
 def _check_tiles(where: str, tiles: tuple[str, ...], bonus: bool) -> None:
     """Every code is a known tile of the right family (playing tiles, or flowers/seasons for bonus)."""
     if not isinstance(tiles, (tuple, list)):
-        raise InputError(f"{where}: expected a sequence of tile codes, not {type(tiles).__name__}")
+        raise InputError.of("not_a_tile_sequence", where=where, type=type(tiles).__name__)
     allowed = _BONUS if bonus else _PLAYING
     try:
         if allowed.issuperset(tiles):
@@ -31,11 +31,11 @@ def _check_tiles(where: str, tiles: tuple[str, ...], bonus: bool) -> None:
         pass
     for code in tiles:
         if not isinstance(code, str) or code not in INDEX:
-            raise InputError(f"{where}: unknown tile {code!r}")
+            raise InputError.of("unknown_tile", where=where, token=code)
         if bonus and code not in _BONUS:
-            raise InputError(f"{where}: {code!r} is no flower or season")
+            raise InputError.of("not_bonus", where=where, tile=code)
         if not bonus and code not in _PLAYING:
-            raise InputError(f"{where}: flower/season {code!r} belongs in bonus, not in a set")
+            raise InputError.of("bonus_in_set", where=where, tile=code)
 
 
 def _meld_kind(meld: Meld) -> str:
@@ -55,18 +55,15 @@ def _checked_meld(tiles: tuple[str, ...], is_open: bool) -> str:
 
 def _check_meld(meld: Meld) -> str:
     if not isinstance(meld, Meld):
-        raise InputError(f"melds: expected Meld objects, not {type(meld).__name__}")
+        raise InputError.of("not_a_meld", type=type(meld).__name__)
     _check_tiles("meld", meld.tiles, bonus=False)
     kind = meld_kind(meld.tiles)
     if kind is None:
-        raise InputError(f"meld {format_tiles(meld.tiles)!r} is no chow, pung or kong")
+        raise InputError.of("meld_no_set", tiles=format_tiles(meld.tiles))
     if not isinstance(meld.open, bool):
-        raise InputError(f"meld {format_tiles(meld.tiles)!r}: open must be true or false")
+        raise InputError.of("meld_open_not_bool", tiles=format_tiles(meld.tiles))
     if not meld.open and kind != "kong":
-        raise InputError(
-            f"meld {format_tiles(meld.tiles)!r}: only a kong is declared concealed; "
-            "a concealed pung or chow stays in `concealed`"
-        )
+        raise InputError.of("concealed_meld_not_kong", tiles=format_tiles(meld.tiles))
     return kind
 
 
@@ -76,50 +73,45 @@ def _check_flags(hand: Hand, kongs: int) -> None:
         return
     for flag in sorted(flags):
         if flag not in FLAGS:
-            raise InputError(f"unknown flag {flag!r} (known: {', '.join(FLAGS)})")
+            raise InputError.of("unknown_flag", name=flag, known=", ".join(FLAGS))
     if not hand.is_winner:
         extra = sorted(flags - {"dead_hand"})
         if extra:
-            raise InputError(f"flag {extra[0]!r} is for the winner only; a loser may only have 'dead_hand'")
+            raise InputError.of("flag_winner_only", flag=extra[0])
         return
     if "heaven" in flags and "earth" in flags:
-        raise InputError("flags 'heaven' and 'earth' exclude each other")
+        raise InputError.of("flags_exclude", flag="heaven", other="earth")
     if not hand.self_drawn:
         for flag in _SELF_DRAWN_ONLY:
             if flag in flags:
-                raise InputError(f"flag {flag!r} needs a self-drawn winning tile (self_drawn is false)")
+                raise InputError.of("flag_needs_self_drawn", flag=flag)
         if "heaven" in flags:
-            raise InputError("flag 'heaven' needs a self-drawn win: East wins on the 14 dealt tiles")
+            raise InputError.of("heaven_needs_self_drawn")
     else:
         if "robbing_kong" in flags:
-            raise InputError(
-                "flag 'robbing_kong' contradicts self_drawn: a robbed kong tile counts as a discard"
-            )
+            raise InputError.of("robbing_kong_self_drawn")
         if "earth" in flags:
-            raise InputError("flag 'earth' contradicts self_drawn: it is a win on East's first discard")
+            raise InputError.of("earth_self_drawn")
     if "heaven" in flags and hand.seat_wind != "E":
-        raise InputError(f"flag 'heaven' is for East only, not seat {hand.seat_wind}")
+        raise InputError.of("heaven_not_east", seat=hand.seat_wind)
     if "earth" in flags and hand.seat_wind == "E":
-        raise InputError("flag 'earth' is for a player other than East")
+        raise InputError.of("earth_for_east")
     for flag in ("heaven", "earth"):
         if flag in flags and hand.melds:
-            raise InputError(f"flag {flag!r}: a hand won before its first turn has no declared melds")
+            raise InputError.of("first_turn_melds", flag=flag)
         if flag in flags and flags & {"last_tile", "robbing_kong"}:
             other = sorted(flags & {"last_tile", "robbing_kong"})[0]
-            raise InputError(f"flags {flag!r} and {other!r} exclude each other")
+            raise InputError.of("flags_exclude", flag=flag, other=other)
     if "kong_replacement" in flags and kongs < 1:
-        raise InputError("flag 'kong_replacement' needs a declared kong")
+        raise InputError.of("kong_replacement_needs_kong")
     if "kong_on_kong" in flags and kongs < 2:
-        raise InputError("flag 'kong_on_kong' needs two declared kongs")
+        raise InputError.of("kong_on_kong_needs_kongs")
     if "robbing_kong" in flags and hand.winning_tile is not None:
         held = hand.concealed.count(hand.winning_tile) + sum(
             m.tiles.count(hand.winning_tile) for m in hand.melds
         )
         if held > 1:
-            raise InputError(
-                f"flag 'robbing_kong': the other player's kong holds the other three {hand.winning_tile!r}, "
-                f"so the winner cannot hold {held}"
-            )
+            raise InputError.of("robbing_kong_held", tile=hand.winning_tile, held=held)
 
 
 # Set on a Hand (not part of its fields, equality or hash) once it passed: its fields are immutable, so it
@@ -138,29 +130,27 @@ def validate_hand(hand: Hand) -> None:
 def _validate(hand: Hand) -> bool:
     """Raise InputError for the first problem, else say whether the hand cannot change (no lists in it)."""
     if not isinstance(hand, Hand):
-        raise InputError(f"expected a Hand, not {type(hand).__name__}")
+        raise InputError.of("not_a_hand", type=type(hand).__name__)
     ruleset, role, concealed, bonus, melds = hand.ruleset, hand.role, hand.concealed, hand.bonus, hand.melds
     if ruleset not in RULESET_NAMES:
-        raise InputError(f"unknown ruleset {ruleset!r} (use {' or '.join(RULESET_NAMES)})")
+        raise InputError.of("unknown_ruleset", name=ruleset, choices=tuple(RULESET_NAMES))
     if role not in ROLES:
-        raise InputError(f"unknown role {role!r} (use winner or loser)")
+        raise InputError.of("unknown_role", name=role)
     if hand.seat_wind not in WINDS:
-        raise InputError(f"seat_wind must be one of E, S, W, N, not {hand.seat_wind!r}")
+        raise InputError.of("bad_wind", field="seat_wind", value=hand.seat_wind)
     if hand.prevailing_wind not in WINDS:
-        raise InputError(f"prevailing_wind must be one of E, S, W, N, not {hand.prevailing_wind!r}")
+        raise InputError.of("bad_wind", field="prevailing_wind", value=hand.prevailing_wind)
     _check_tiles("concealed", concealed, bonus=False)
     _check_tiles("bonus", bonus, bonus=True)
     if not isinstance(melds, (tuple, list)):
-        raise InputError("melds must be a sequence of melds")
+        raise InputError.of("melds_not_sequence")
     kinds = [_meld_kind(meld) for meld in melds]
     kongs = kinds.count("kong")
     if bonus and not get_ruleset(ruleset).options.bonus_tiles:
-        raise InputError(
-            f"bonus tiles are not played under ruleset {ruleset!r} (got {format_tiles(bonus)!r})"
-        )
+        raise InputError.of("bonus_not_played", ruleset=ruleset, tiles=format_tiles(bonus))
     if len(set(bonus)) != len(bonus):
         code = next(code for code in bonus if bonus.count(code) > 1)
-        raise InputError(f"bonus: {bonus.count(code)} of {code!r}; each flower and season exists once")
+        raise InputError.of("bonus_twice", where="bonus", count=bonus.count(code), tile=code)
     counts = [0] * KINDS
     for code in concealed:
         counts[INDEX[code]] += 1
@@ -173,31 +163,30 @@ def _validate(hand: Hand) -> bool:
             counts[INDEX[code]] += 1
     if max(counts) > 4:
         kind = next(kind for kind, n in enumerate(counts) if n > 4)
-        raise InputError(f"{counts[kind]} of {TILE_CODES[kind]!r}; only 4 of each tile exist")
+        raise InputError.of("too_many_of_tile", count=counts[kind], tile=TILE_CODES[kind])
     if not isinstance(hand.self_drawn, bool):
-        raise InputError("self_drawn must be true or false")
+        raise InputError.of("self_drawn_not_bool")
     if not isinstance(hand.flags, (frozenset, set)):
-        raise InputError("flags must be a set of flag names")
+        raise InputError.of("flags_not_set")
     winner = role == "winner"
     winning_tile = hand.winning_tile
     if winner:
         if winning_tile is None:
-            raise InputError("winning_tile is required for a winner")
+            raise InputError.of("winning_tile_missing")
         if winning_tile not in INDEX or INDEX[winning_tile] >= KINDS:
-            raise InputError(f"winning_tile: unknown tile {winning_tile!r}")
+            raise InputError.of("unknown_tile", where="winning_tile", token=winning_tile)
         if winning_tile not in concealed:
-            raise InputError(f"winning_tile {winning_tile!r} must be one of the concealed tiles")
+            raise InputError.of("winning_tile_not_concealed", tile=winning_tile)
     else:
         if winning_tile is not None:
-            raise InputError("winning_tile is for the winner only; a loser has none")
+            raise InputError.of("winning_tile_for_loser")
         if hand.self_drawn:
-            raise InputError("self_drawn is for the winner only; a loser has none")
+            raise InputError.of("self_drawn_for_loser")
     if "dead_hand" not in hand.flags:
         expected = (14 if winner else 13) + kongs
         if have != expected:
-            raise InputError(
-                f"wrong tile count for a {role}: {have} tiles in concealed and melds, "
-                f"expected {expected} ({'14' if winner else '13'} plus 1 per kong)"
+            raise InputError.of(
+                "wrong_tile_count", role=role, have=have, expected=expected, base=14 if winner else 13
             )
     _check_flags(hand, kongs)
     return frozen and type(hand.flags) is frozenset

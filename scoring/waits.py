@@ -124,14 +124,12 @@ def waits(concealed: Sequence[str], melds: Sequence[Meld] = (), ruleset: str = "
     codes = list(concealed)
     for code in codes:
         if code not in INDEX or INDEX[code] >= KINDS:
-            raise InputError(f"waits: unknown or bonus tile {code!r} in concealed")
+            raise InputError.of("waits_bad_tile", where="waits", token=code)
     for meld in melds:
         if meld_kind(meld.tiles) is None:
-            raise InputError(f"waits: meld {format_tiles(meld.tiles)!r} is no chow, pung or kong")
+            raise InputError.of("meld_no_set", where="waits", tiles=format_tiles(meld.tiles))
     if len(codes) + 3 * len(melds) != 13:
-        raise InputError(
-            f"waits needs 13 tiles (plus 1 per kong): got {len(codes)} concealed and {len(melds)} melds"
-        )
+        raise InputError.of("waits_tile_count", concealed=len(codes), melds=len(melds))
     counts = [0] * KINDS
     for code in codes:
         counts[INDEX[code]] += 1
@@ -141,7 +139,7 @@ def waits(concealed: Sequence[str], melds: Sequence[Meld] = (), ruleset: str = "
             held[INDEX[code]] += 1
     for kind, n in enumerate(held):
         if n > 4:
-            raise InputError(f"waits: {n} of {code_of(kind)!r}; only 4 of each tile exist")
+            raise InputError.of("too_many_of_tile", where="waits", count=n, tile=code_of(kind))
     get_ruleset(ruleset)
     kinds = wait_kinds(tuple(counts), tuple(held), not melds, ruleset)
     return [code_of(kind) for kind in kinds]  # kinds come in canonical order

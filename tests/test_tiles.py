@@ -90,8 +90,11 @@ def test_format_rejects_unknown_code() -> None:
     ("code", "dutch", "english"),
     [
         ("3s", "3 bamboe", "3 bamboo"),
-        ("1m", "1 teken", "1 characters"),
-        ("9p", "9 kring", "9 circles"),
+        ("1s", "1 bamboe", "1 bamboo"),
+        ("1m", "1 karakter", "1 character"),
+        ("7m", "7 karakters", "7 characters"),
+        ("1p", "1 kring", "1 circle"),
+        ("9p", "9 kringen", "9 circles"),
         ("1z", "Oost", "East"),
         ("4z", "Noord", "North"),
         ("5z", "Witte draak", "White dragon"),
