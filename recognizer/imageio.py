@@ -15,12 +15,21 @@ from recognizer.errors import ImageError
 MAX_PIXELS = 100_000_000
 """Photos above 100 megapixels are refused (a 12 MP phone photo is far below; a decompression bomb is not)."""
 
+MAX_DECODED_BYTES = 160 * 2**20
+"""Pixel memory a photo may take once decoded, counted from its header before decoding (width x height x
+bytes per pixel as Pillow stores them: 1 for grey or palette, 2 for 16-bit grey, 4 for colour), after a JPEG's
+reduced-size decoding. A 12 MP PNG takes 48 MB; a 194 KB 16-bit PNG claiming 10000x10000 would take 200 MB
+(and far more on its way to RGB) and is refused at once."""
+
 MAX_SIDE = 2048
 """Longest side of the pixels kept for processing; larger photos are downscaled (see `LoadedImage.scale`).
 A 12 MP phone photo is decoded at half size (2016x1512): tiles stay far larger than the 48x64 crops."""
 
 FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "TIFF")
 """Formats Pillow may open (its JPEG reader also opens the MPO files many phones write)."""
+
+_BYTES_PER_PIXEL = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16L": 2, "I;16B": 2, "I;16N": 2}
+"""Bytes Pillow keeps per pixel for each mode; every other mode (RGB included, stored as RGBX) takes 4."""
 
 # Deliberate: Pillow warns above this and raises above twice this; we refuse above it ourselves.
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
@@ -90,6 +99,13 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
         # ask for just over half the target so the scale chosen lands between max_side / 2 and max_side.
         factor = (max_side // 2 + 1) / max(stored_w, stored_h)
         image.draft("RGB", (max(1, int(stored_w * factor)), max(1, int(stored_h * factor))))
+    decoded_bytes = image.size[0] * image.size[1] * _BYTES_PER_PIXEL.get(image.mode, 4)
+    if decoded_bytes > MAX_DECODED_BYTES:
+        raise ImageError(
+            f"image too large to decode ({stored_w}x{stored_h} {_depth_name(image.mode)} = "
+            f"{decoded_bytes / 2**20:.0f} MiB of pixels, limit {MAX_DECODED_BYTES // 2**20} MiB); "
+            "save it as a JPEG or smaller"
+        )
     image.load()
     decoded_w, decoded_h = image.size
     oriented = _oriented(image)
@@ -122,9 +138,7 @@ def _to_rgb_array(image: Image.Image) -> np.ndarray:
     """Convert any Pillow mode to an (H, W, 3) uint8 array; alpha is composited on white."""
     mode = image.mode
     if mode in ("I;16", "I;16L", "I;16B", "I;16N", "I", "F"):
-        grey = np.asarray(image, dtype=np.float64)
-        peak = 65535.0 if grey.max(initial=0) > 255 else 255.0
-        grey8 = np.clip(grey * (255.0 / peak), 0, 255).round().astype(np.uint8)
+        grey8 = _grey_to_uint8(np.asarray(image))
         return np.repeat(grey8[:, :, None], 3, axis=2)
     if mode == "P" and "transparency" in image.info:
         image = image.convert("RGBA")
@@ -135,6 +149,36 @@ def _to_rgb_array(image: Image.Image) -> np.ndarray:
     if image.mode != "RGB":
         image = image.convert("RGB")
     return np.asarray(image, dtype=np.uint8)
+
+
+def _grey_to_uint8(grey: np.ndarray) -> np.ndarray:
+    """16-bit, 32-bit or float grey to 0..255: values above 255 are taken as 16-bit (scaled by 255/65535).
+
+    Integer arithmetic (at most 4 bytes a pixel) rather than float64, which took 8 GB-scale memory on big
+    16-bit photos.
+    """
+    if grey.dtype.kind == "f":
+        grey = np.nan_to_num(grey.astype(np.float32, copy=False), nan=0.0, posinf=65535.0, neginf=0.0)
+        peak = 65535.0 if grey.max(initial=0) > 255 else 255.0
+        return np.clip(grey * np.float32(255.0 / peak), 0, 255).round().astype(np.uint8)
+    if grey.dtype != np.uint16:
+        grey = np.clip(grey, 0, 65535)
+    if grey.max(initial=0) <= 255:
+        return grey.astype(np.uint8)
+    wide = grey.astype(np.uint32)  # in place from here: one 4-byte copy, no float64 temporaries
+    wide *= 255
+    wide += 32767
+    wide //= 65535
+    return wide.astype(np.uint8)
+
+
+def _depth_name(mode: str) -> str:
+    """How a Pillow mode reads in a message: '16-bit grey', 'RGB', ..."""
+    if mode.startswith("I;16"):
+        return "16-bit grey"
+    return {"L": "grey", "I": "32-bit grey", "F": "float grey", "P": "palette", "1": "black-and-white"}.get(
+        mode, mode
+    )
 
 
 def _downscale(rgb: np.ndarray, max_side: int) -> np.ndarray:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from importlib.resources import files
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from recognizer.errors import ModelError
+from scoring.jsonread import parse_object, quote
 
 MODELS_ENV = "MAHJONG_NTS_MODELS"
 DETECTOR_FILE = "detector.onnx"
@@ -35,11 +35,25 @@ def model_folder(model_dir: Path | str | None = None) -> Traversable:
 
 def read_labels_json(model_dir: Path | str | None = None) -> dict[str, Any]:
     """Parse labels.json from the model folder (raises OSError/ValueError when missing or bad)."""
-    text = model_folder(model_dir).joinpath(LABELS_FILE).read_text(encoding="utf-8")
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise ValueError(f"{LABELS_FILE} must hold a JSON object")
-    return data
+    data = model_folder(model_dir).joinpath(LABELS_FILE).read_bytes()
+    return parse_object(data, LABELS_FILE)  # JsonError is a ValueError with a one-line message
+
+
+def _whole(value: Any, key: str, high: int = 4096) -> int:
+    """A whole number 1..`high` of labels.json (not true/false, not "384", not 384.5, not 10**400)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= high:
+        raise ModelError(
+            f"{LABELS_FILE}: {key} must be a positive whole number up to {high}, got {quote(value)}"
+        )
+    return value
+
+
+def _number(value: Any, key: str, low: float, high: float, low_allowed: bool = True) -> float:
+    """A number of labels.json between `low` and `high` (not true/false, not a string)."""
+    is_number = not isinstance(value, bool) and isinstance(value, int | float)
+    if not is_number or not (low <= value < high if low_allowed else low < value < high):
+        raise ModelError(f"{LABELS_FILE}: {key} must lie between {low:g} and {high:g}, got {quote(value)}")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -61,29 +75,28 @@ class ModelConfig:
         labels = data.get("labels")
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels) or not labels:
             raise ModelError(f"{LABELS_FILE}: 'labels' must be a non-empty list of strings")
-        size = int(data.get("detector_size", cls.detector_size))
-        crop = data.get("crop_size", list(cls.crop_size))
-        if size <= 0 or size % 4:
+        size = _whole(data.get("detector_size", cls.detector_size), "detector_size")
+        if size % 4:
             raise ModelError(f"{LABELS_FILE}: detector_size must be a positive multiple of 4, got {size}")
-        if not isinstance(crop, list | tuple) or len(crop) != 2:
-            raise ModelError(f"{LABELS_FILE}: crop_size must be [height, width], got {crop!r}")
-        pad = data.get("pad", cls.pad)
-        if not (isinstance(pad, int | float) and 0 <= pad < 0.5):
-            raise ModelError(f"{LABELS_FILE}: pad must lie between 0 and 0.5, got {pad!r}")
+        crop = data.get("crop_size", list(cls.crop_size))
+        if not isinstance(crop, list) or len(crop) != 2:
+            raise ModelError(f"{LABELS_FILE}: crop_size must be [height, width], got {quote(crop)}")
+        crop_size = (_whole(crop[0], "crop_size height"), _whole(crop[1], "crop_size width"))
+        pad = _number(data.get("pad", cls.pad), "pad", 0, 0.5)
         threshold = data.get("detector_threshold")
-        if threshold is not None and not (isinstance(threshold, int | float) and 0 < threshold < 1):
-            raise ModelError(f"{LABELS_FILE}: detector_threshold must lie between 0 and 1, got {threshold!r}")
+        if threshold is not None:
+            threshold = _number(threshold, "detector_threshold", 0, 1, low_allowed=False)
         detector_input = data.get("detector_input")
         if detector_input not in (None, "square", "letterbox"):
             raise ModelError(
-                f"{LABELS_FILE}: detector_input must be 'square' or 'letterbox', got {detector_input!r}"
+                f"{LABELS_FILE}: detector_input must be 'square' or 'letterbox', got {quote(detector_input)}"
             )
         return cls(
             labels=tuple(labels),
             detector_size=size,
-            crop_size=(int(crop[0]), int(crop[1])),
-            pad=float(pad),
-            detector_threshold=None if threshold is None else float(threshold),
+            crop_size=crop_size,
+            pad=pad,
+            detector_threshold=threshold,
             detector_input=detector_input,
         )
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from scoring.errors import InputError
 from scoring.hand import WINDS, Hand, Meld
+from scoring.jsonread import quote
 from scoring.tiles import ALIASES, INDEX, format_tiles, parse_tiles
 from scoring.validate import validate_hand
 
@@ -23,34 +24,44 @@ KEYS = (
     "flags",
 )
 MELD_KEYS = ("tiles", "open")
+MAX_TEXT = 300
+"""Longest text accepted for one value (18 tiles by their longest Dutch names fit); longer is refused here, so
+no message further on echoes a megabyte of it."""
 _WIND_OF_CODE = {"1z": "E", "2z": "S", "3z": "W", "4z": "N"}
 
 
 def _wind(obj: Mapping[str, Any], key: str) -> str:
     value = obj[key]
     if not isinstance(value, str):
-        raise InputError(f"{key} must be one of E, S, W, N, not {value!r}")
+        raise InputError(f"{key} must be one of E, S, W, N, not {quote(value)}")
     if value in WINDS:
         return value
     wind = _WIND_OF_CODE.get(ALIASES.get(value.strip().lower(), value.strip().lower()))
     if wind is None:
-        raise InputError(f"{key} must be one of E, S, W, N, not {value!r}")
+        raise InputError(f"{key} must be one of E, S, W, N, not {quote(value)}")
     return wind
 
 
 def _tiles(value: Any, where: str) -> tuple[str, ...]:
     """A tile string ("123m 11z") or a list of tile strings, sorted canonically."""
     if isinstance(value, str):
-        tiles = _parse(value, where)
+        tiles = _parse(_short_text(value, where), where)
     elif isinstance(value, list):
         tiles = []
         for part in value:
             if not isinstance(part, str):
-                raise InputError(f"{where}: tiles must be strings, not {part!r}")
-            tiles.extend(_parse(part, where))
+                raise InputError(f"{where}: tiles must be strings, not {quote(part)}")
+            tiles.extend(_parse(_short_text(part, where), where))
     else:
         raise InputError(f"{where}: expected a tile string like '123m11z', not {type(value).__name__}")
     return tuple(sorted(tiles, key=INDEX.__getitem__))
+
+
+def _short_text(text: str, where: str) -> str:
+    """`text` when it is at most MAX_TEXT characters long; InputError quoting its start otherwise."""
+    if len(text) > MAX_TEXT:
+        raise InputError(f"{where}: {quote(text)} is too long (at most {MAX_TEXT} characters)")
+    return text
 
 
 def _parse(text: str, where: str) -> list[str]:
@@ -68,12 +79,12 @@ def _meld(value: Any, number: int) -> Meld:
         raise InputError(f'{where}: expected an object like {{"tiles": "111z", "open": true}}')
     for key in value:
         if key not in MELD_KEYS:
-            raise InputError(f"{where}: unknown key {key!r} (known: tiles, open)")
+            raise InputError(f"{where}: unknown key {quote(key)} (known: tiles, open)")
     if "tiles" not in value:
         raise InputError(f"{where}: missing key 'tiles'")
     is_open = value.get("open", True)
     if not isinstance(is_open, bool):
-        raise InputError(f"{where}: open must be true or false, not {is_open!r}")
+        raise InputError(f"{where}: open must be true or false, not {quote(is_open)}")
     return Meld(_tiles(value["tiles"], where), is_open)
 
 
@@ -89,15 +100,17 @@ def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
         raise InputError(f"a hand must be a JSON object, not {type(obj).__name__}")
     for key in obj:
         if key not in KEYS:
-            raise InputError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+            raise InputError(f"unknown key {quote(key)} (known: {', '.join(KEYS)})")
     role = obj.get("role", "winner")
     required = ["seat_wind", "prevailing_wind", "concealed"] + (["winning_tile"] if role == "winner" else [])
     for key in required:
         if key not in obj:
-            raise InputError(f"missing key {key!r}")
+            raise InputError(f"missing key {quote(key)}")
     for key in ("ruleset", "role"):
         if key in obj and not isinstance(obj[key], str):
-            raise InputError(f"{key} must be a string, not {obj[key]!r}")
+            raise InputError(f"{key} must be a string, not {quote(obj[key])}")
+        if key in obj:
+            _short_text(obj[key], key)
     melds = obj.get("melds", [])
     if not isinstance(melds, list):
         raise InputError('melds must be a list of objects like {"tiles": "111z", "open": true}')
@@ -106,14 +119,16 @@ def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
     if winning is not None:
         tiles = _tiles(winning, "winning_tile")
         if len(tiles) != 1:
-            raise InputError(f"winning_tile must be exactly one tile, not {winning!r}")
+            raise InputError(f"winning_tile must be exactly one tile, not {quote(winning)}")
         winning_tile = tiles[0]
     self_drawn = obj.get("self_drawn", False)
     if not isinstance(self_drawn, bool):
-        raise InputError(f"self_drawn must be true or false, not {self_drawn!r}")
+        raise InputError(f"self_drawn must be true or false, not {quote(self_drawn)}")
     flags = obj.get("flags", [])
     if not isinstance(flags, list) or not all(isinstance(flag, str) for flag in flags):
-        raise InputError("flags must be a list of flag names")
+        raise InputError(f"flags must be a list of flag names, not {quote(flags)}")
+    for flag in flags:
+        _short_text(flag, "flags")
     bonus = obj.get("bonus", "")
     hand = Hand(
         seat_wind=_wind(obj, "seat_wind"),

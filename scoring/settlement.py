@@ -11,9 +11,13 @@ from collections.abc import Mapping
 from itertools import combinations
 
 from scoring.errors import InputError
+from scoring.jsonread import quote
 
 SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 EAST = "E"
+MAX_SCORE = 2000
+"""No hand scores more than the limit (`RuleOptions.limit`, the same in every ruleset); a higher score is a
+typing error, refused rather than settled."""
 
 
 def payment_factor(seat_a: str, seat_b: str) -> int:
@@ -29,16 +33,18 @@ def _validated_scores(scores: Mapping[str, int]) -> dict[str, int]:
     missing = [seat for seat in SEATS if seat not in keys]
     unknown = sorted(str(key) for key in keys if key not in SEATS)
     if unknown:
-        raise InputError(f"scores: unknown seat {unknown[0]!r} (seats are E, S, W, N)")
+        raise InputError(f"scores: unknown seat {quote(unknown[0])} (seats are E, S, W, N)")
     if missing:
         raise InputError(f"scores: missing seat {missing[0]!r} (give all of E, S, W, N)")
     checked: dict[str, int] = {}
     for seat in SEATS:
         value = scores[seat]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"scores: {seat} must be a whole number, not {value!r}")
+            raise InputError(f"scores: {seat} must be a whole number, not {quote(value)}")
         if value < 0:
-            raise InputError(f"scores: {seat} must not be negative, got {value}")
+            raise InputError(f"scores: {seat} must not be negative, got {quote(value)}")
+        if value > MAX_SCORE:
+            raise InputError(f"scores: {seat} is {quote(value)}, above the limit of {MAX_SCORE} points")
         checked[seat] = value
     return checked
 
@@ -53,7 +59,7 @@ def settle(scores: Mapping[str, int], winner: str | None) -> dict[str, int]:
     """
     checked = _validated_scores(scores)
     if winner is not None and (not isinstance(winner, str) or winner not in SEATS):
-        raise InputError(f"winner must be one of E, S, W, N or null for a draw, not {winner!r}")
+        raise InputError(f"winner must be one of E, S, W, N or null for a draw, not {quote(winner)}")
     change = dict.fromkeys(SEATS, 0)
     if winner is None:
         return change
