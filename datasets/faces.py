@@ -1,0 +1,493 @@
+"""A bank of tile FACE images from every artwork the project may use, each tagged with its artwork and a
+train / held-out split, for the scene renderer: `load_faces("train")` -> {code: [Face, ...]}.
+
+Artworks (sources installed at training time only; rendered faces are cached under runs/, never committed):
+
+- fluffystuff-regular, fluffystuff-black: the CC0 riichi SVGs in ../shared/artwork (34 codes; red fives kept
+  as extra fives). The Black variant's light ink is made for a dark face, so it comes on its own dark
+  face (opaque ground); every other artwork is ink on a transparent ground.
+- kmahjongg-default, kmahjongg-traditional, kmahjongg-classic: Debian's kdegames-mahjongg-data-kf5 (GPL-2+).
+  The whole sheet is rendered once, then each face element is found by rendering the sheet again with that
+  element hidden: the pixels that change are the element, wherever its clones and transforms put it (what
+  `rsvg-convert --export-id` gets wrong for classic). jade renders empty, egypt and alphabet draw pictures
+  and letters instead of tile faces: left out.
+- font-symbola, font-noto: the Unicode Mahjong Tiles block (U+1F000-1F029) from Symbola and Noto Sans
+  Symbols 2, cut to the inside of the glyph's tile outline, the one-colour ink recoloured as sets print
+  (red 萬, green bamboo, mixed circles, ...), two colourings per code.
+
+Split (ARTWORKS): held out are whole artworks, so that a model's score on them measures generalisation to
+tile sets it never saw, with every one of the 42 codes in both splits:
+
+- heldout: kmahjongg-classic (a full 42-code set in a style unlike the others: 万 characters, tree seasons,
+  lizard dragons, letter indices), font-noto (the thinner of the two Unicode fonts; Symbola trains the
+  font look).
+- train: everything else. The two FluffyStuff variants share one drawing, so they go to the same side.
+
+Example: .venv/bin/python -m datasets.faces --preview runs/faces_preview.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from recognizer.labels import BONUS, HONOURS, SUITED
+
+TILE_CODES: tuple[str, ...] = (*SUITED, *HONOURS, *BONUS)
+"""The 42 face codes (no "back")."""
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+FLUFFY_DIR = PROJECT_ROOT.parent / "shared" / "artwork" / "fluffystuff-riichi-tiles"
+KMAHJONGG_DIR = Path("/usr/share/kmahjongglib/tilesets")
+FONTS = {
+    "font-symbola": Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
+    "font-noto": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
+}
+RENDER_VERSION = 1
+"""Bump when a renderer changes: cached faces of an older version are rendered again."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """One tile face design, portrait (~3:4), `height` pixels tall."""
+
+    code: str  # tile code, e.g. "5m", "3z", "2f"
+    rgba: np.ndarray  # uint8 HxWx4: the ink on a transparent ground (fluffystuff-black: on its dark face)
+    artwork: str  # e.g. "fluffystuff-regular", "kmahjongg-default", "font-symbola"
+
+
+ARTWORKS: dict[str, str] = {
+    "fluffystuff-regular": "train",
+    "fluffystuff-black": "train",  # same drawing as regular: same side of the split
+    "kmahjongg-default": "train",
+    "kmahjongg-traditional": "train",
+    "kmahjongg-classic": "heldout",  # a full set in its own style (万, trees, lizards, letter indices)
+    "font-symbola": "train",
+    "font-noto": "heldout",  # the other Unicode font: the font look is trained on Symbola only
+}
+"""Artwork name -> "train" | "heldout"; see the module docstring for why."""
+
+SPLITS = ("train", "heldout", "all")
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def to_height(rgba: np.ndarray, height: int) -> np.ndarray:
+    """Scale a face to `height` rows, aspect kept (area filter when shrinking)."""
+    h, w = rgba.shape[:2]
+    width = max(1, round(w * height / h))
+    interp = cv2.INTER_AREA if h > height else cv2.INTER_CUBIC
+    return np.ascontiguousarray(cv2.resize(rgba, (width, height), interpolation=interp))
+
+
+def fit_aspect(rgba: np.ndarray, aspect: float, room: float = 1.06) -> np.ndarray | None:
+    """The ink's bounding box grown to width/height = `aspect` with a little room, ink centred; None when
+    there is no ink."""
+    ys, xs = np.nonzero(rgba[:, :, 3] > 24)
+    if len(xs) < 20:
+        return None
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+    bw, bh = x1 - x0, y1 - y0
+    fw, fh = max(bw, round(bh * aspect)), max(bh, round(bw / aspect))
+    fw, fh = round(fw * room), round(fh * room)
+    out = np.zeros((fh, fw, 4), np.uint8)
+    ox, oy = (fw - bw) // 2, (fh - bh) // 2
+    out[oy : oy + bh, ox : ox + bw] = rgba[y0:y1, x0:x1]
+    return out
+
+
+def blank_face(height: int, aspect: float) -> np.ndarray:
+    """An empty face (a white dragon drawn as a blank tile): fully transparent."""
+    return np.zeros((height, max(1, round(height * aspect)), 4), np.uint8)
+
+
+def decode_png(data: bytes) -> np.ndarray | None:
+    """PNG bytes -> RGBA uint8 (None when undecodable)."""
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    if img is None or img.ndim != 3:
+        return None
+    if img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    return cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA)
+
+
+Rendered = list[tuple[str, np.ndarray]]
+"""An artwork's faces as rendered: (code, RGBA at the asked height), in a fixed order."""
+
+
+# ---------------------------------------------------------------- FluffyStuff (CC0)
+
+
+def render_fluffystuff(variant: str, height: int, folder: Path = FLUFFY_DIR) -> Rendered:
+    """FluffyStuff faces of one variant ("Regular" or "Black"); Black on its own dark face. Empty when the
+    artwork or cairosvg is absent."""
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+        from PIL import Image
+    except ImportError:
+        return []
+    from datasets.synthetic import svg_code
+
+    folder = folder / variant
+    if not folder.is_dir():
+        return []
+
+    def render(svg: Path) -> np.ndarray:
+        png = cairosvg.svg2png(url=str(svg), output_height=height)
+        return np.array(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+    ground = render(folder / "Front.svg") if variant == "Black" else None
+    out: Rendered = []
+    for svg in sorted(folder.glob("*.svg"), key=lambda p: (svg_code(p.stem) or "", p.stem)):
+        code = svg_code(svg.stem)
+        if code is None:
+            continue
+        rgba = render(svg)
+        if ground is not None and ground.shape == rgba.shape:
+            rgba = over(rgba, ground)
+        out.append((code, to_height(rgba, height)))
+    return out
+
+
+def over(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """Alpha-composite RGBA `top` over RGBA `bottom` (same size)."""
+    ta = top[:, :, 3:].astype(np.float32) / 255
+    ba = bottom[:, :, 3:].astype(np.float32) / 255
+    a = ta + ba * (1 - ta)
+    rgb = top[:, :, :3] * ta + bottom[:, :, :3] * ba * (1 - ta)
+    rgb = np.divide(rgb, a, out=np.zeros_like(rgb), where=a > 0)
+    return np.dstack([rgb, a * 255]).round().clip(0, 255).astype(np.uint8)
+
+
+# ---------------------------------------------------------------- KMahjongg (GPL-2+, training time only)
+
+KMAHJONGG_SUITS = {"CHARACTER": "m", "ROD": "p", "BAMBOO": "s"}
+KMAHJONGG_HONOURS = {
+    "WIND_1": "4z",  # north
+    "WIND_2": "2z",  # south
+    "WIND_3": "1z",  # east
+    "WIND_4": "3z",  # west
+    "DRAGON_1": "5z",  # white
+    "DRAGON_2": "6z",  # green
+    "DRAGON_3": "7z",  # red
+}
+KMAHJONGG_ASPECT = 69 / 89
+"""Face width / height (TileFaceWidth / TileFaceHeight of the tilesets' .desktop files)."""
+KMAHJONGG_FACE_UNITS = 89
+"""A face's height in the sheets' user units."""
+
+
+KMAHJONGG_OVERRIDES = {"classic": {"FLOWER_1": "2f", "FLOWER_2": "1f"}}
+"""Elements a tileset draws as another code: classic's FLOWER_1 is its orchid, FLOWER_2 its plum (the
+flower names are written on the faces; seen on the contact sheet)."""
+
+
+def kmahjongg_elements(tileset: str = "default") -> dict[str, str]:
+    """SVG element id -> tile code, all 42, for a tileset (FLOWER_1-4 = plum orchid chrysanthemum bamboo,
+    SEASON_1-4 = spring summer autumn winter, as the default and traditional sheets draw and name them)."""
+    codes = {f"{name}_{n}": f"{n}{suit}" for name, suit in KMAHJONGG_SUITS.items() for n in range(1, 10)}
+    codes |= KMAHJONGG_HONOURS
+    codes |= {f"FLOWER_{n}": f"{n}f" for n in range(1, 5)}
+    codes |= {f"SEASON_{n}": f"{n}y" for n in range(1, 5)}
+    return codes | KMAHJONGG_OVERRIDES.get(tileset, {})
+
+
+def hide_element(svg: str, element: str) -> str | None:
+    """The SVG text with the element of that id set to display:none (None when there is no such id)."""
+    match = re.search(rf'<[A-Za-z:]+\s[^>]*?\bid="{re.escape(element)}"[^>]*>', svg, re.S)
+    if match is None:
+        return None
+    tag = match.group(0)
+    style = re.search(r'\bstyle="([^"]*)"', tag)
+    if style is None:
+        new = tag.replace(f'id="{element}"', f'id="{element}" style="display:none"', 1)
+    else:
+        new = tag[: style.start(1)] + style.group(1).rstrip(";") + ";display:none" + tag[style.end(1) :]
+    return svg[: match.start()] + new + svg[match.end() :]
+
+
+def render_svg_text(svg: str, zoom: float) -> np.ndarray | None:
+    """Render SVG text with rsvg-convert at a zoom factor -> RGBA (None on failure)."""
+    try:
+        done = subprocess.run(
+            ["rsvg-convert", "--zoom", f"{zoom:.4f}"],
+            input=svg.encode(),
+            capture_output=True,
+            check=True,
+            timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return decode_png(done.stdout)
+
+
+def render_kmahjongg(tileset: str, height: int, folder: Path = KMAHJONGG_DIR) -> Rendered:
+    """Every face of a KMahjongg tileset, each cut out of the whole sheet by what hiding its element
+    changes. Empty when the tileset or rsvg-convert is absent."""
+    path = folder / f"{tileset}.svgz"
+    if not path.is_file() or shutil.which("rsvg-convert") is None:
+        return []
+    import gzip
+
+    svg = gzip.decompress(path.read_bytes()).decode("utf-8")
+    zoom = 1.15 * height / KMAHJONGG_FACE_UNITS  # a little oversampled, then scaled down
+    sheet = render_svg_text(svg, zoom)
+    if sheet is None:
+        return []
+    out: Rendered = []
+    for element, code in kmahjongg_elements(tileset).items():
+        hidden_svg = hide_element(svg, element)
+        hidden = None if hidden_svg is None else render_svg_text(hidden_svg, zoom)
+        if hidden is None or hidden.shape != sheet.shape:
+            continue
+        changed = np.abs(sheet.astype(np.int16) - hidden.astype(np.int16)).max(axis=2) > 6
+        part = sheet.copy()
+        part[:, :, 3] = np.where(changed, sheet[:, :, 3], 0)
+        face = fit_aspect(part, KMAHJONGG_ASPECT)
+        if face is None:
+            if code == "5z":  # default draws its white dragon as a blank face
+                out.append((code, blank_face(height, KMAHJONGG_ASPECT)))
+            continue
+        if face.shape[0] < 0.6 * height:  # a part of a face, not a face
+            continue
+        out.append((code, to_height(face, height)))
+    return out
+
+
+# ---------------------------------------------------------------- Unicode Mahjong Tiles fonts
+
+UNICODE_FIRST = 0x1F000
+UNICODE_CODES: tuple[str, ...] = (
+    *("1z", "2z", "3z", "4z"),  # U+1F000-1F003 east south west north wind
+    *("7z", "6z", "5z"),  # U+1F004 red, 1F005 green, 1F006 white dragon
+    *(f"{n}m" for n in range(1, 10)),  # U+1F007-1F00F characters
+    *(f"{n}s" for n in range(1, 10)),  # U+1F010-1F018 bamboos
+    *(f"{n}p" for n in range(1, 10)),  # U+1F019-1F021 circles
+    *("1f", "2f", "4f", "3f"),  # U+1F022 plum, orchid, bamboo, chrysanthemum
+    *("1y", "2y", "3y", "4y"),  # U+1F026-1F029 spring summer autumn winter
+)
+"""Tile code of each code point from U+1F000 (checked against unicodedata names in the tests)."""
+
+INKS = {
+    "black": (25, 25, 30),
+    "blue": (25, 60, 165),
+    "red": (190, 30, 35),
+    "green": (15, 120, 55),
+    "darkgreen": (10, 85, 45),
+}
+
+
+def glyph_interior(mask: np.ndarray) -> np.ndarray | None:
+    """The design inside a tile glyph's outline: `mask` (ink 0-255) cut to the outline's inside, the
+    outline itself removed. None when no outline is found."""
+    ink = mask > 100
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 50:
+        return None
+    padded = np.pad((~ink).astype(np.uint8), 1, constant_values=1)
+    flood = padded.copy()
+    cv2.floodFill(flood, None, (0, 0), 2)
+    outside = (flood == 2)[1:-1, 1:-1]
+    row = ink[(ys.min() + ys.max()) // 2, xs.min() :]
+    thick = int(np.argmin(row)) if not row.all() else 2
+    thick = max(thick, 1)
+    zone = cv2.dilate(outside.astype(np.uint8), np.ones((2 * thick + 3, 2 * thick + 3), np.uint8)) > 0
+    inside = ~outside & ~zone
+    iy, ix = np.nonzero(inside)
+    if len(ix) < 100:
+        return None
+    y0, y1, x0, x1 = int(iy.min()), int(iy.max()) + 1, int(ix.min()), int(ix.max()) + 1
+    if (y1 - y0) < 0.6 * (ys.max() - ys.min()):  # the outline did not enclose the design
+        return None
+    design = np.where(inside, mask, 0)
+    return np.ascontiguousarray(design[y0:y1, x0:x1])
+
+
+def colour_groups(mask: np.ndarray, code: str, rng: np.random.Generator) -> np.ndarray:
+    """Recolour one-colour ink as sets print it: the ink split into groups (strokes near each other), each
+    group an ink chosen by the tile's kind -> RGBA."""
+    h, w = mask.shape
+    ink = (mask > 60).astype(np.uint8)
+    k = max(3, round(h * 0.04)) | 1
+    n, labels, _stats, centroids = cv2.connectedComponentsWithStats(
+        cv2.dilate(ink, np.ones((k, k), np.uint8))
+    )
+    rgb = np.zeros((h, w, 3), np.uint8)
+    suit, kind = code[-1], code[:-1]
+    one = INKS[str(rng.choice(["black", "blue"]))]
+    mixed = [INKS["blue"], INKS["green"], INKS["red"], INKS["black"]]
+    for label in range(1, n):
+        cy = centroids[label][1] / h
+        if suit == "m":
+            colour = one if cy < 0.42 else INKS["red"]
+        elif suit == "p":
+            colour = mixed[int(rng.integers(3))] if rng.random() < 0.8 else INKS["black"]
+        elif suit == "s":
+            roll = rng.random()
+            colour = INKS["green"] if roll < 0.7 else INKS["red"] if roll < 0.85 else INKS["blue"]
+        elif suit == "z":
+            colour = {"5": INKS["blue"], "6": INKS["green"], "7": INKS["red"]}.get(kind, one)
+        else:  # flowers and seasons: a picture in mixed inks, the character often red or blue
+            colour = mixed[int(rng.integers(4))]
+        rgb[labels == label] = colour
+    return np.dstack([rgb, mask]).astype(np.uint8)
+
+
+def render_font(artwork: str, height: int, colourings: int = 2) -> Rendered:
+    """The Unicode mahjong tiles of one font, cut inside their outlines and recoloured (`colourings`
+    colourings per code, seeded). Empty when the font or Pillow is absent."""
+    path = FONTS[artwork]
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        return []
+    if not path.is_file():
+        return []
+    size = round(height * 1.45)
+    font = ImageFont.truetype(str(path), size)
+    seed = sum(artwork.encode())
+    out: Rendered = []
+    for offset, code in enumerate(UNICODE_CODES):
+        char = chr(UNICODE_FIRST + offset)
+        canvas = Image.new("L", (size * 2, size * 2), 0)
+        ImageDraw.Draw(canvas).text((size // 2, size // 2), char, font=font, fill=255)
+        design = glyph_interior(np.array(canvas))
+        if design is None:
+            continue
+        for k in range(colourings):
+            rng = np.random.default_rng([seed, offset, k])
+            out.append((code, to_height(colour_groups(design, code, rng), height)))
+    return out
+
+
+# ---------------------------------------------------------------- the bank
+
+RENDERERS: dict[str, Callable[[int], Rendered]] = {
+    "fluffystuff-regular": lambda h: render_fluffystuff("Regular", h),
+    "fluffystuff-black": lambda h: render_fluffystuff("Black", h),
+    "kmahjongg-default": lambda h: render_kmahjongg("default", h),
+    "kmahjongg-traditional": lambda h: render_kmahjongg("traditional", h),
+    "kmahjongg-classic": lambda h: render_kmahjongg("classic", h),
+    "font-symbola": lambda h: render_font("font-symbola", h),
+    "font-noto": lambda h: render_font("font-noto", h),
+}
+"""Artwork name -> renderer (height -> faces); every ARTWORKS entry has one."""
+
+
+def artworks_of(split: str) -> list[str]:
+    """The artworks of a split, in ARTWORKS order."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+    return [name for name, side in ARTWORKS.items() if split in ("all", side)]
+
+
+def _manifest(height: int) -> dict[str, int]:
+    return {"height": height, "version": RENDER_VERSION}
+
+
+def cached_faces(artwork: str, height: int, cache: Path | None) -> Rendered:
+    """One artwork's faces: read from cache/<artwork>/ when rendered there at this height and version,
+    else rendered (and written there)."""
+    folder = None if cache is None else cache / artwork
+    if folder is not None:
+        manifest = folder / "manifest.json"
+        try:
+            meta = json.loads(manifest.read_text())
+        except (OSError, ValueError):
+            meta = None
+        if isinstance(meta, dict) and {k: meta.get(k) for k in ("height", "version")} == _manifest(height):
+            faces: Rendered = []
+            for name in meta.get("files", []):
+                rgba = decode_png((folder / name).read_bytes()) if (folder / name).is_file() else None
+                if rgba is None:
+                    break
+                faces.append((name.split("_")[0], rgba))
+            else:
+                return faces
+    faces = RENDERERS[artwork](height)
+    if folder is not None and faces:
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        names = []
+        counts: dict[str, int] = {}
+        for code, rgba in faces:
+            k = counts.get(code, 0)
+            counts[code] = k + 1
+            name = f"{code}_{k}.png"
+            cv2.imwrite(str(folder / name), cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
+            names.append(name)
+        (folder / "manifest.json").write_text(json.dumps({**_manifest(height), "files": names}))
+    return faces
+
+
+def load_faces(
+    split: str = "train", height: int = 128, cache: Path | None = Path("runs/faces")
+) -> dict[str, list[Face]]:
+    """code -> faces of the split's artworks ("train", "heldout" or "all"), `height` pixels tall; rendered
+    once and cached as PNGs under cache/<artwork>/<code>_<k>.png (cache=None: render, keep nothing).
+    Artworks whose source is not installed give nothing; `missing_codes` tells what is then uncovered."""
+    bank: dict[str, list[Face]] = {}
+    for artwork in artworks_of(split):
+        for code, rgba in cached_faces(artwork, height, cache):
+            bank.setdefault(code, []).append(Face(code, rgba, artwork))
+    return bank
+
+
+def missing_codes(bank: dict[str, list[Face]]) -> list[str]:
+    """The tile codes without a face in a bank."""
+    return [code for code in TILE_CODES if not bank.get(code)]
+
+
+def iter_faces(bank: dict[str, list[Face]]) -> Iterator[Face]:
+    """Every face of a bank, by code order then artwork order."""
+    for code in TILE_CODES:
+        yield from bank.get(code, [])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render (or read) the bank, print faces per artwork and split, optionally write a contact sheet."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--height", type=int, default=128)
+    parser.add_argument("--cache", type=Path, default=Path("runs/faces"))
+    parser.add_argument("--preview", type=Path, help="write a contact sheet PNG of all faces by artwork")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    bank = load_faces("all", args.height, args.cache)
+    seconds = time.perf_counter() - start
+    per_artwork: dict[str, set[str]] = {}
+    counts: dict[str, int] = {}
+    for face in iter_faces(bank):
+        per_artwork.setdefault(face.artwork, set()).add(face.code)
+        counts[face.artwork] = counts.get(face.artwork, 0) + 1
+    for artwork, side in ARTWORKS.items():
+        n_codes = len(per_artwork.get(artwork, ()))
+        print(f"{artwork:24s} {side:8s} {counts.get(artwork, 0):4d} faces, {n_codes} codes")
+    for split in ("train", "heldout"):
+        missing = missing_codes(load_faces(split, args.height, args.cache))
+        print(f"{split}: {'all 42 codes' if not missing else 'missing ' + ' '.join(missing)}")
+    print(f"{sum(counts.values())} faces in {seconds:.1f} s")
+    if args.preview:
+        from datasets.faces_preview import contact_sheet
+
+        args.preview.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(args.preview), cv2.cvtColor(contact_sheet(bank), cv2.COLOR_RGB2BGR))
+        print(f"wrote {args.preview}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

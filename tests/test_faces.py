@@ -1,0 +1,164 @@
+"""datasets/faces.py: codes of every source map to the 42 tiles, the split covers every code on both sides,
+faces are cut and cached as promised (a tiny bank from the CC0 FluffyStuff SVGs)."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import faces
+from datasets.faces import (
+    ARTWORKS,
+    FLUFFY_DIR,
+    FONTS,
+    RENDERERS,
+    TILE_CODES,
+    UNICODE_CODES,
+    UNICODE_FIRST,
+    artworks_of,
+    cached_faces,
+    glyph_interior,
+    hide_element,
+    kmahjongg_elements,
+    load_faces,
+    missing_codes,
+)
+
+NUMBERS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
+SUIT_NAMES = {"CHARACTERS": "m", "CIRCLES": "p", "BAMBOOS": "s"}
+NAMED = {
+    "EAST WIND": "1z",
+    "SOUTH WIND": "2z",
+    "WEST WIND": "3z",
+    "NORTH WIND": "4z",
+    "WHITE DRAGON": "5z",
+    "GREEN DRAGON": "6z",
+    "RED DRAGON": "7z",
+    "PLUM": "1f",
+    "ORCHID": "2f",
+    "CHRYSANTHEMUM": "3f",
+    "BAMBOO": "4f",
+    "SPRING": "1y",
+    "SUMMER": "2y",
+    "AUTUMN": "3y",
+    "WINTER": "4y",
+}
+
+
+def code_from_unicode_name(name: str) -> str:
+    """'MAHJONG TILE THREE OF CIRCLES' -> '3p', from the Unicode name alone."""
+    rest = name.removeprefix("MAHJONG TILE ")
+    if " OF " in rest:
+        number, suit = rest.split(" OF ")
+        return f"{NUMBERS.index(number) + 1}{SUIT_NAMES[suit]}"
+    return NAMED[rest]
+
+
+def test_unicode_block_order_matches_the_character_names() -> None:
+    got = [
+        code_from_unicode_name(unicodedata.name(chr(UNICODE_FIRST + i))) for i in range(len(UNICODE_CODES))
+    ]
+    assert list(UNICODE_CODES) == got
+    assert sorted(UNICODE_CODES) == sorted(TILE_CODES)
+
+
+def test_kmahjongg_elements_cover_every_code_and_classic_swaps_its_flowers() -> None:
+    for tileset in ("default", "traditional", "classic"):
+        assert sorted(kmahjongg_elements(tileset).values()) == sorted(TILE_CODES)
+    assert kmahjongg_elements("default")["FLOWER_1"] == "1f"
+    assert kmahjongg_elements("classic")["FLOWER_1"] == "2f"
+    assert kmahjongg_elements("classic")["FLOWER_2"] == "1f"
+    assert kmahjongg_elements()["WIND_3"] == "1z"
+
+
+def test_every_artwork_has_a_side_and_a_renderer_and_both_sides_exist() -> None:
+    assert set(ARTWORKS.values()) == {"train", "heldout"}
+    assert set(RENDERERS) == set(ARTWORKS)
+    train, heldout = artworks_of("train"), artworks_of("heldout")
+    assert not set(train) & set(heldout)
+    assert sorted(artworks_of("all")) == sorted(train + heldout)
+    # one drawing never sits on both sides
+    assert ARTWORKS["fluffystuff-regular"] == ARTWORKS["fluffystuff-black"]
+    with pytest.raises(ValueError):
+        artworks_of("valid")
+
+
+def test_hide_element_sets_display_none_on_that_element_only() -> None:
+    svg = '<svg><g id="A" style="fill:red;display:inline"><rect/></g><g id="AB"><rect/></g></svg>'
+    hidden = hide_element(svg, "A")
+    assert hidden is not None
+    assert 'id="A" style="fill:red;display:inline;display:none"' in hidden
+    assert '<g id="AB">' in hidden  # same prefix, untouched
+    assert hide_element(svg, "AB") == svg.replace('id="AB"', 'id="AB" style="display:none"')
+    assert hide_element(svg, "C") is None
+
+
+def test_glyph_interior_removes_the_tile_outline_and_keeps_the_design() -> None:
+    mask = np.zeros((200, 160), np.uint8)
+    mask[10:190, 10:150] = 255
+    mask[14:186, 14:146] = 0  # an outline 4 px thick
+    mask[80:120, 60:100] = 255  # the design
+    design = glyph_interior(mask)
+    assert design is not None
+    h, w = design.shape
+    assert 160 < h < 180 and 120 < w < 140  # the inside of the outline
+    assert (design > 0).sum() == 40 * 40  # the design whole, nothing of the outline
+    assert glyph_interior(np.zeros((50, 50), np.uint8)) is None
+
+
+def test_an_empty_split_name_is_refused_and_missing_codes_are_listed() -> None:
+    with pytest.raises(ValueError):
+        load_faces("test", cache=None)
+    assert missing_codes({}) == list(TILE_CODES)
+
+
+@pytest.mark.skipif(
+    not (FLUFFY_DIR / "Regular").is_dir(), reason="../shared/artwork (FluffyStuff SVGs) absent"
+)
+def test_tiny_fluffystuff_bank_is_split_cached_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("cairosvg", reason="cairosvg (train extra) renders the SVGs")
+    monkeypatch.setattr(faces, "ARTWORKS", {"fluffystuff-regular": "train", "fluffystuff-black": "heldout"})
+    train = load_faces("train", height=48, cache=tmp_path)
+    riichi = [c for c in TILE_CODES if c[-1] in "mpsz"]
+    assert sorted(train) == sorted(riichi)  # 34 codes, no flowers or seasons
+    assert missing_codes(train) == [c for c in TILE_CODES if c[-1] in "fy"]
+    assert len(train["5m"]) == 2 and len(train["1m"]) == 1  # the red five kept as a second five
+    for code, fs in train.items():
+        for face in fs:
+            assert face.code == code and face.artwork == "fluffystuff-regular"
+            assert face.rgba.dtype == np.uint8 and face.rgba.shape[0] == 48 and face.rgba.shape[2] == 4
+            assert 0.6 < face.rgba.shape[1] / 48 < 0.85  # portrait
+    assert not train["5z"][0].rgba[:, :, 3].any()  # haku is a blank face
+    assert train["1m"][0].rgba[:, :, 3].mean() > 20  # ink on a transparent ground
+    heldout = load_faces("heldout", height=48, cache=tmp_path)
+    assert {f.artwork for fs in heldout.values() for f in fs} == {"fluffystuff-black"}
+    assert (heldout["1m"][0].rgba[:, :, 3] == 255).mean() > 0.9  # black: on its own dark face
+    assert (tmp_path / "fluffystuff-regular" / "5m_1.png").is_file()
+
+    def no_render(height: int) -> list:
+        raise AssertionError("rendered again instead of reading the cache")
+
+    monkeypatch.setattr(faces, "RENDERERS", dict.fromkeys(RENDERERS, no_render))
+    again = load_faces("train", height=48, cache=tmp_path)
+    assert sorted(again) == sorted(train)
+    assert np.array_equal(again["9p"][0].rgba, train["9p"][0].rgba)
+    with pytest.raises(AssertionError, match="rendered again"):
+        cached_faces("fluffystuff-regular", 40, tmp_path)  # another height is rendered anew
+
+
+@pytest.mark.skipif(not FONTS["font-noto"].is_file(), reason="fonts-noto-core (Noto Sans Symbols 2) absent")
+def test_font_faces_cover_all_42_codes_in_colour() -> None:
+    rendered = RENDERERS["font-noto"](40)
+    assert sorted({code for code, _ in rendered}) == sorted(TILE_CODES)
+    by_code = {code: rgba for code, rgba in rendered}
+    five = by_code["5m"]
+    ink = five[:, :, 3] > 128
+    lower = five[five.shape[0] // 2 :][ink[five.shape[0] // 2 :]]
+    assert (lower[:, 0].astype(int) - lower[:, 2] > 80).mean() > 0.8  # 萬 printed red
+    # the outline is gone: no ink along the face's border
+    assert not (by_code["1z"][:, :, 3][[0, -1]] > 128).any()
