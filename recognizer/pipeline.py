@@ -23,6 +23,7 @@ from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import unstretch
+from recognizer.zoom import zoom_in
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -77,6 +78,8 @@ class Settings:
     # fully right 4 -> 20 of 34 with the new squeeze factors and the gaps below (RESULTS.md)
     gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (stretched_row.row_gaps) holds
     # one when the classifier reads a face-up tile there this surely
+    zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
+    # first pass finds almost nothing, is read again in zoomed windows around its tiles (recognizer/zoom.py)
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -121,6 +124,19 @@ class Recognizer:
         first, at_size = self.detector.first_pass(
             image.rgb, thresholds, s.nms_iou, square, s.mirror_test, s.first_pass_scales
         )
+        if s.zoom_small_tiles:
+            zoomed = zoom_in(
+                image.rgb,
+                first,
+                self.detector.size,
+                lambda crop: self.detector.detect(crop, thresholds, s.nms_iou, True),
+                lambda crop: self.detector.first_pass(
+                    crop, thresholds, s.nms_iou, True, s.mirror_test, s.first_pass_scales
+                )[0],
+                s.nms_iou,
+            )
+            if zoomed is not None:
+                return zoomed
         if not s.unstretch:
             return first
         retried, squeeze = unstretch(  # judged on the reading at S alone (TileDetector.first_pass)

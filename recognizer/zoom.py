@@ -1,0 +1,151 @@
+"""Small tiles read as close-ups: a photo whose tiles come out small in the detector's input (a hand filling
+a fifth of a 12 MP frame, a row seen from across the table) is read again in square windows around the
+tiles, each zoomed so a tile is about as large as the detector was trained on; a photo where the first pass
+finds almost nothing is first searched in windows of half the photo's short side.
+
+The windows overlap by more than two tiles, and each keeps only the boxes whose centre lies in its own core
+(the window less half the overlap), so a tile cut by one window's edge is taken whole from its neighbour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from recognizer.detector import TileBoxes, nms
+
+Window = tuple[int, int, int, int]
+"""x0, y0, x1, y1 in image pixels."""
+
+SMALL_TILE = 16.0
+"""A first pass whose tiles' short side (`small_side`) is under this many input pixels is read again zoomed.
+The training photos' tiles are 14-40 input pixels on their short side (640 px photos read at S = 384)."""
+
+ZOOM_TARGET = 24.0
+"""The short side, in input pixels, that a zoomed window gives the median tile."""
+
+FEW = 3
+"""A first pass with fewer sure boxes than this is searched in windows (before the squeezed retry)."""
+
+SURE = 0.5
+"""Detector score of a box that counts when judging a pass (as `unstretch.CONFIDENT`)."""
+
+MIN_GAIN = 1.5
+"""Zoom only where a window is at most the photo's long side over this (else there are no pixels to gain)."""
+
+MAX_WINDOWS = 6
+"""At most this many zoomed windows; a wider spread of tiles is read at less zoom."""
+
+
+def sure_boxes(boxes: TileBoxes) -> TileBoxes:
+    """The boxes scored at least SURE."""
+    return boxes.select(np.nonzero(boxes.score >= SURE)[0])
+
+
+def small_side(boxes: TileBoxes) -> float:
+    """The lower quartile of the boxes' shorter sides, in image pixels (0 for no boxes): a failing pass
+    gives some boxes spanning several small tiles, so the median overstates the tiles."""
+    if len(boxes) == 0:
+        return 0.0
+    wh = boxes.xyxy[:, 2:] - boxes.xyxy[:, :2]
+    return float(np.percentile(wh.min(axis=1), 25))
+
+
+def cover(region: Window, shape: tuple[int, ...], side: int, overlap: int) -> list[Window]:
+    """Square windows of `side` pixels (inside the image) covering `region`, neighbours overlapping by
+    `overlap` pixels."""
+    h, w = shape[:2]
+    side = max(1, min(side, w, h))
+
+    def starts(lo: int, hi: int, limit: int) -> list[int]:
+        lo, hi = max(0, lo), min(limit, hi)
+        if hi - lo <= side:
+            centre = (lo + hi) // 2
+            return [min(max(centre - side // 2, 0), limit - side)]
+        step = max(side - overlap, 1)
+        count = int(np.ceil((hi - lo - side) / step)) + 1
+        span = hi - lo - side
+        return [min(max(lo + round(k * span / max(count - 1, 1)), 0), limit - side) for k in range(count)]
+
+    x0, y0, x1, y1 = region
+    return [(x, y, x + side, y + side) for y in starts(y0, y1, h) for x in starts(x0, x1, w)]
+
+
+def core(window: Window, shape: tuple[int, ...], overlap: int) -> Window:
+    """The part of a window whose boxes it keeps: less half the overlap on each side facing another window
+    (a side on the photo's edge keeps all)."""
+    h, w = shape[:2]
+    x0, y0, x1, y1 = window
+    half = overlap // 2
+    return (
+        x0 + half if x0 > 0 else 0,
+        y0 + half if y0 > 0 else 0,
+        x1 - half if x1 < w else w,
+        y1 - half if y1 < h else h,
+    )
+
+
+def read_windows(
+    rgb: np.ndarray, windows: list[Window], overlap: int, read: Callable[[np.ndarray], TileBoxes], iou: float
+) -> TileBoxes:
+    """Every window read by `read` (boxes in the crop's pixels), its core's boxes moved to image pixels,
+    all merged (NMS at `iou` for tiles two windows both hold)."""
+    xyxy, score, back = [], [], []
+    for window in windows:
+        x0, y0, x1, y1 = window
+        found = read(np.ascontiguousarray(rgb[y0:y1, x0:x1]))
+        if len(found) == 0:
+            continue
+        boxes = found.xyxy + np.array([x0, y0, x0, y0], np.float32)
+        cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+        kx0, ky0, kx1, ky1 = core(window, rgb.shape, overlap)
+        keep = (cx >= kx0) & (cx < kx1) & (cy >= ky0) & (cy < ky1)
+        xyxy.append(boxes[keep])
+        score.append(found.score[keep])
+        back.append(found.back[keep])
+    if not xyxy:
+        return TileBoxes(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool))
+    merged = TileBoxes(np.concatenate(xyxy), np.concatenate(score), np.concatenate(back))
+    return merged.select(nms(merged.xyxy, merged.score, iou))
+
+
+def zoom_in(
+    rgb: np.ndarray,
+    first: TileBoxes,
+    input_side: int,
+    read_plain: Callable[[np.ndarray], TileBoxes],
+    read_full: Callable[[np.ndarray], TileBoxes],
+    iou: float,
+) -> TileBoxes | None:
+    """The photo read again in zoomed windows when its tiles are small in the first pass (read at
+    `input_side` over the photo's long side), or when the first pass finds fewer than FEW sure tiles and
+    a search in windows of half the short side finds more; None when the first pass stands.
+    `read_plain` reads a crop once (the search), `read_full` as the first pass does (the zoomed windows)."""
+    h, w = rgb.shape[:2]
+    coarse, searched = sure_boxes(first), None
+    if len(coarse) < FEW:
+        side = min(h, w) // 2
+        if side * 2 < input_side:  # a small photo: the first pass already saw it at full size
+            return None
+        overlap = side // 4
+        searched = read_windows(rgb, cover((0, 0, w, h), rgb.shape, side, overlap), overlap, read_plain, iou)
+        coarse = sure_boxes(searched)
+        if len(coarse) < FEW:
+            return None
+    tile = small_side(coarse)
+    side = max(round(tile * input_side / ZOOM_TARGET), 32)
+    if tile * input_side / max(h, w) >= SMALL_TILE or side * MIN_GAIN > max(h, w):
+        return searched  # big enough, or a photo with too few pixels to gain by zooming
+    overlap = round(2.5 * tile)
+    lo = coarse.xyxy[:, :2].min(axis=0) - 2 * tile
+    hi = coarse.xyxy[:, 2:].max(axis=0) + 2 * tile
+    region = (int(lo[0]), int(lo[1]), int(hi[0]) + 1, int(hi[1]) + 1)
+    windows = cover(region, rgb.shape, side, overlap)
+    while len(windows) > MAX_WINDOWS and side < min(h, w):
+        side = round(side * 1.25)
+        windows = cover(region, rgb.shape, side, overlap)
+    zoomed = read_windows(rgb, windows, overlap, read_full, iou)
+    if len(sure_boxes(zoomed)) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
+        return searched
+    return zoomed

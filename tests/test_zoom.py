@@ -1,0 +1,148 @@
+"""Small tiles read as close-ups (recognizer/zoom.py): the window geometry, and real photos of hands shrunk
+to a fifth of a 12 MP frame read as their labels say."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from recognizer import load_image
+from recognizer.detector import TileBoxes
+from recognizer.models import DETECTOR_FILE, model_folder
+from recognizer.pipeline import Recognizer, Settings
+from recognizer.zoom import core, cover, read_windows, small_side, zoom_in
+from tests.test_recognizer_samples import truth
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+HAS_MODELS = model_folder().joinpath(DETECTOR_FILE).is_file()
+
+
+def boxes(*xyxy: tuple[float, float, float, float], score: float = 0.9) -> TileBoxes:
+    arr = np.array(xyxy, np.float32).reshape(-1, 4)
+    return TileBoxes(arr, np.full(len(arr), score, np.float32), np.zeros(len(arr), bool))
+
+
+def test_cover_spans_the_region_with_overlapping_square_windows() -> None:
+    windows = cover((100, 50, 900, 250), (1000, 1200, 3), 300, 60)
+    assert all(x1 - x0 == 300 and y1 - y0 == 300 for x0, y0, x1, y1 in windows)
+    assert min(w[0] for w in windows) <= 100 and max(w[2] for w in windows) >= 900
+    xs = sorted({w[0] for w in windows})
+    assert all(b - a <= 300 - 60 for a, b in itertools.pairwise(xs))  # neighbours overlap enough
+    assert all(x0 >= 0 and x1 <= 1200 and y0 >= 0 and y1 <= 1000 for x0, y0, x1, y1 in windows)
+
+
+def test_core_keeps_the_photo_edges_and_halves_inner_overlaps() -> None:
+    assert core((0, 0, 300, 300), (600, 600, 3), 60) == (0, 0, 270, 270)
+    assert core((300, 300, 600, 600), (600, 600, 3), 60) == (330, 330, 600, 600)
+
+
+def test_a_tile_cut_by_two_windows_is_taken_once_whole() -> None:
+    rgb = np.zeros((400, 800, 3), np.uint8)
+    tile = (380.0, 100.0, 420.0, 160.0)  # straddles the seam of the two windows below
+    windows = [(0, 0, 500, 400), (300, 0, 800, 400)]
+    seen: list[tuple[int, int]] = []
+
+    def reader(crop: np.ndarray) -> TileBoxes:
+        seen.append(crop.shape[:2])
+        offset = 0 if len(seen) == 1 else 300
+        return boxes((tile[0] - offset, tile[1], tile[2] - offset, tile[3]))
+
+    merged = read_windows(rgb, windows, 200, reader, 0.5)
+    assert len(merged) == 1
+    np.testing.assert_allclose(merged.xyxy[0], tile)
+
+
+def test_small_side_ignores_the_few_boxes_that_span_several_tiles() -> None:
+    found = boxes(*[(x, 0, x + 10, 14) for x in range(0, 100, 12)], (0, 0, 60, 60), (0, 0, 70, 70))
+    assert small_side(found) == pytest.approx(10)
+
+
+def test_big_tiles_leave_the_first_pass_alone() -> None:
+    rgb = np.zeros((640, 640, 3), np.uint8)
+    first = boxes(*[(x, 100, x + 60, 180) for x in range(0, 600, 62)])
+
+    def never(_: np.ndarray) -> TileBoxes:
+        raise AssertionError("no window should be read")
+
+    assert zoom_in(rgb, first, 384, never, never, 0.5) is None
+
+
+def white_tiles(crop: np.ndarray) -> TileBoxes:
+    """A stand-in detector: every white blob of the crop is a tile."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats((crop[:, :, 0] > 128).astype(np.uint8))
+    return boxes(*[(x, y, x + w, y + h) for x, y, w, h, _ in stats[1:count]])
+
+
+def row_photo(tile: int, count: int = 14) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """A 2016x1512 photo with a row of `count` white tiles `tile` px wide, and their boxes."""
+    rgb = np.zeros((1512, 2016, 3), np.uint8)
+    placed = []
+    for k in range(count):
+        x0, y0 = 1000 + (tile + 3) * k, 700
+        rgb[y0 : y0 + round(tile * 1.4), x0 : x0 + tile] = 255
+        placed.append((x0, y0, x0 + tile, y0 + round(tile * 1.4)))
+    return rgb, placed
+
+
+def test_small_tiles_are_read_again_zoomed_around_them() -> None:
+    rgb, placed = row_photo(20)  # 20 px of 2016: under 4 pixels of the 384 px input
+    read: list[tuple[int, ...]] = []
+
+    def full(crop: np.ndarray) -> TileBoxes:
+        read.append(crop.shape)
+        return white_tiles(crop)
+
+    zoomed = zoom_in(rgb, white_tiles(rgb), 384, full, full, 0.5)
+    assert zoomed is not None and read
+    assert all(shape[0] == shape[1] and shape[0] < 2016 / 1.5 for shape in read)  # square, zoomed in
+    assert sorted(map(tuple, zoomed.xyxy.round().astype(int).tolist())) == placed
+
+
+def test_nothing_found_is_searched_in_windows_then_zoomed() -> None:
+    rgb, placed = row_photo(20)
+    calls = {"plain": 0, "full": 0}
+
+    def plain(crop: np.ndarray) -> TileBoxes:
+        calls["plain"] += 1
+        return white_tiles(crop)
+
+    def full(crop: np.ndarray) -> TileBoxes:
+        calls["full"] += 1
+        return white_tiles(crop)
+
+    zoomed = zoom_in(rgb, boxes(), 384, plain, full, 0.5)
+    assert zoomed is not None and len(zoomed) == len(placed)
+    assert calls["plain"] > 1 and calls["full"] >= 1
+
+
+def _shrunk_onto_12mp(name: str, fraction: float) -> bytes:
+    """samples/<name>.jpg shrunk to `fraction` of a 4032x3024 frame of plain felt, as JPEG bytes."""
+    photo = Image.open(SAMPLES / f"{name}.jpg").convert("RGB")
+    width = round(4032 * fraction)
+    small = photo.resize((width, round(photo.height * width / photo.width)), Image.Resampling.LANCZOS)
+    rng = np.random.default_rng(0)
+    felt = np.clip(np.array([40, 110, 60]) + rng.normal(0, 6, (3024, 4032, 3)), 0, 255).astype(np.uint8)
+    frame = Image.fromarray(felt)
+    frame.paste(small, (1500, 1300))
+    out = io.BytesIO()
+    frame.save(out, "JPEG", quality=92)
+    return out.getvalue()
+
+
+@pytest.mark.skipif(not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}")
+@pytest.mark.parametrize("name", ["hand1", "hand2", "hand3", "hand5", "hand6"])
+def test_a_hand_filling_a_fifth_of_a_12mp_photo_reads_as_its_labels(name: str) -> None:
+    """Real photos (valid split, never trained on) shrunk so the hand is a fifth of the frame: the codes
+    read are the labelled ones (without the zoomed reading nothing at all is found)."""
+    _, codes = truth(name)
+    image = load_image(_shrunk_onto_12mp(name, 0.2))
+    found = Recognizer().recognize(image)
+    assert Counter(found.codes) == Counter(codes)
+    assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) < len(codes) // 2
