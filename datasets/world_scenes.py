@@ -6,7 +6,7 @@ Each scene is one set (one artwork, one body style) on one table, of one kind:
   and flowers lying in front, sometimes the wall (face-down) behind;
 - `flat_rows`: rows of tiles lying face-up, seen from above, some turned, some face-down;
 - `scatter`: tiles lying at any angle, any way up;
-- `distance`: a hand small in the frame (tiles 9-22 px wide at 640 px), with clutter around;
+- `distance`: a hand small in the frame (tiles 2-5 % of its width), drawn at twice the size, clutter around;
 - `closeup`: a few tiles filling the frame;
 - `clutter`: hard negatives (keyboard keys, window panes, dominoes, playing cards), few or no tiles.
 
@@ -34,6 +34,8 @@ from datasets.yolo import BACK, LABELS
 KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter")
 KIND_WEIGHTS = (0.3, 0.2, 0.15, 0.15, 0.1, 0.1)
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
+DISTANCE_ZOOM = 2
+"""`distance` scenes are drawn this many times larger than SIZES (their small tiles keep real pixels)."""
 Bank = dict[str, dict[str, list[np.ndarray]]]
 """artwork -> tile code -> face images (RGBA)."""
 Box = tuple[int, float, float, float, float]
@@ -137,7 +139,7 @@ def lay_hand_row(s: Scene, tile_w: float, x0: float, y_row: float, elevation: fl
     """A standing hand of 13-14 tiles (groups sometimes apart), melds and flowers lying in front, maybe a
     rack under it and the wall behind it."""
     rng = s.rng
-    if rng.random() < 0.3:  # the wall behind, face-down, farther away (smaller)
+    if rng.random() < 0.15:  # the wall behind, face-down, farther away (smaller)
         wall_w = tile_w * 0.75
         x = x0 + rng.uniform(-1, 2) * tile_w
         y = y_row - tile_w * rng.uniform(1.6, 2.4)
@@ -288,6 +290,8 @@ def render_scene(
     """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows."""
     artworks = sorted(bank)
     artwork = artworks[int(rng.integers(len(artworks)))]
+    if kind == "distance":  # a photo from across the table keeps its pixels: drawn at twice the size
+        size = (size[0] * DISTANCE_ZOOM, size[1] * DISTANCE_ZOOM)
     s = Scene(size, rng, bank[artwork], bank)
     side = min(size)
     warp = 0.08
@@ -304,8 +308,8 @@ def render_scene(
     elif kind == "scatter":
         lay_scatter(s, rng.uniform(0.05, 0.11) * side, rng.uniform(1.1, 1.57))
     elif kind == "distance":
-        s.negatives(int(rng.integers(0, 4)), rng.uniform(8, 20))
-        tile_w = rng.uniform(9, 22)
+        tile_w = rng.uniform(9, 22) * DISTANCE_ZOOM  # 9-22 px at 640 px: 2-5 % of the width
+        s.negatives(int(rng.integers(0, 4)), tile_w)
         if rng.random() < 0.6:
             lay_hand_row(
                 s, tile_w, rng.uniform(0.05, 0.6) * s.w, rng.uniform(0.3, 0.7) * s.h, rng.uniform(0.45, 0.95)
@@ -361,7 +365,7 @@ def write_scenes(out: Path, count: int, seed: int, split: str, kinds: tuple[str,
             cv2.cvtColor(img, cv2.COLOR_RGB2BGR),
             [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))],
         )
-        w, h = size
+        h, w = img.shape[:2]
         lines = [
             f"{lab} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
             for lab, x0, y0, x1, y1 in boxes

@@ -1,0 +1,145 @@
+"""The recognizer on synthetic world scenes (datasets/world_scenes.py), by kind of scene: tile precision,
+recall and F1, laid-out hands fully right, flowers and seasons right, and precision on clutter.
+
+Run it on scenes of the held-out artworks (never trained on, never used to choose a setting) for the honest
+figure, and on train-artwork scenes for comparison:
+
+    .venv/bin/python -m datasets.world_scenes --out runs/world_heldout --count 600 --split heldout --seed 100
+    .venv/bin/python -m datasets.evaluate_world runs/world_heldout [--models DIR] [--json runs/world.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from datasets.evaluate import Tally, evaluate, landscape_12mp
+from datasets.yolo import LABELS, read_folder
+from recognizer.errors import ModelError
+from recognizer.pipeline import Recognizer, Settings
+
+HAND_KINDS = ("hand_row", "distance")
+"""Kinds whose scenes are a laid-out hand (a row with its melds): "hands fully right" counts these."""
+
+
+def bonus_right(tally: Tally) -> tuple[int, int]:
+    """Flowers and seasons found with the right code, and how many were found at all (matched boxes)."""
+    bonus = [k for k, code in enumerate(LABELS) if code[-1] in "fy"]
+    return sum(tally.per_class_right[k] for k in bonus), sum(tally.per_class[k] for k in bonus)
+
+
+def bonus_truth(samples: list[Any]) -> int:
+    """Flowers and seasons in the scenes' labels."""
+    bonus = np.array([code[-1] in "fy" for code in LABELS])
+    return int(sum(bonus[s.labels].sum() for s in samples))
+
+
+def report(folder: Path, recognizer: Recognizer, limit: int | None, twelve_mp: bool) -> dict[str, Any]:
+    """Evaluate every kind of scene in `folder`; returns the numbers by kind and overall."""
+    kinds: dict[str, dict[str, str]] = json.loads((folder / "kinds.json").read_text())
+    scenes = read_folder(folder)[:limit]
+    out: dict[str, Any] = {}
+    by_kind: dict[str, list[Any]] = {}
+    for s in scenes:
+        by_kind.setdefault(kinds.get(s.image.stem, {}).get("kind", "unknown"), []).append(s)
+    variant = landscape_12mp if twelve_mp else None
+    total = Tally()
+    for kind, members in sorted(by_kind.items()):
+        print(f"{kind}: {len(members)} scenes ...", file=sys.stderr)
+        tally = evaluate(recognizer, members, variant)
+        right, found = bonus_right(tally)
+        summary = tally.summary()
+        out[kind] = {
+            "scenes": len(members),
+            "tile_precision": summary["tile_precision"],
+            "tile_recall": summary["tile_recall"],
+            "tile_f1": summary["tile_f1"],
+            "detection_recall": summary["detection_recall"],
+            "photos_all_right": summary["photos_all_right"],
+            "photos_codes_right": summary["photos_codes_right"],
+            "bonus_truth": bonus_truth(members),
+            "bonus_right": right,
+            "bonus_found": found,
+            "seconds_per_photo": summary["seconds_per_photo"],
+        }
+        for field in (
+            "photos",
+            "truth",
+            "found",
+            "boxes_matched",
+            "tiles_right",
+            "photos_right",
+            "codes_right",
+        ):
+            setattr(total, field, getattr(total, field) + getattr(tally, field))
+    hands = [out[k] for k in HAND_KINDS if k in out]
+    n_hands = sum(h["scenes"] for h in hands)
+    bonus_t = sum(v["bonus_truth"] for v in out.values())
+    out["all"] = {
+        "scenes": total.photos,
+        "tile_precision": round(total.tiles_right / max(total.found, 1), 4),
+        "tile_recall": round(total.tiles_right / max(total.truth, 1), 4),
+        "tile_f1": round(2 * total.tiles_right / max(total.found + total.truth, 1), 4),
+        "hands_codes_right": round(
+            sum(h["photos_codes_right"] * h["scenes"] for h in hands) / max(n_hands, 1), 4
+        ),
+        "bonus_right": round(sum(v["bonus_right"] for v in out.values()) / max(bonus_t, 1), 4),
+    }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path, help="a datasets.world_scenes folder (with kinds.json)")
+    ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--limit", type=int, default=None, help="only the first N scenes")
+    ap.add_argument("--12mp", dest="twelve_mp", action="store_true", help="scenes upscaled to 4032x3024")
+    ap.add_argument("--no-zoom", action="store_true", help="without the zoomed reading of small tiles")
+    ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    args = ap.parse_args(argv)
+    if not (args.folder / "kinds.json").is_file():
+        print(
+            f"evaluate_world: {args.folder} has no kinds.json (make it with datasets.world_scenes)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        recognizer = Recognizer(
+            args.models, args.threads, replace(Settings(), zoom_small_tiles=not args.no_zoom)
+        )
+    except ModelError as exc:
+        print(f"evaluate_world: {exc}", file=sys.stderr)
+        return 2
+    out = report(args.folder, recognizer, args.limit, args.twelve_mp)
+    print(f"{'kind':<10} {'scenes':>6} {'tileP':>6} {'tileR':>6} {'F1':>6} {'codes right':>11} {'bonus':>9}")
+    for kind, r in out.items():
+        if kind == "all":
+            continue
+        print(
+            f"{kind:<10} {r['scenes']:>6} {r['tile_precision']:>6.3f} {r['tile_recall']:>6.3f}"
+            f" {r['tile_f1']:>6.3f} {r['photos_codes_right']:>11.3f}"
+            f" {r['bonus_right']:>4}/{r['bonus_truth']:<4}"
+        )
+    a = out["all"]
+    print(
+        f"all: tile P/R/F1 {a['tile_precision']:.3f}/{a['tile_recall']:.3f}/{a['tile_f1']:.3f}, "
+        f"laid-out hands codes right {a['hands_codes_right']:.3f}, "
+        f"flowers and seasons right {a['bonus_right']:.3f}"
+    )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps({"folder": str(args.folder), "models": str(args.models), **out}, indent=1)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

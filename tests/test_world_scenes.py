@@ -1,0 +1,74 @@
+"""Synthetic world scenes (datasets/world_scenes.py): every kind renders, its boxes hold the tiles drawn,
+the same seed gives the same scene, and the YOLO folder reads back with its kinds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import world_scenes
+from datasets.tile_bodies import random_style, tile_sprite, turned
+from datasets.world_scenes import KINDS, render_scene, write_scenes
+from datasets.yolo import BACK, LABELS, read_folder
+
+
+def drawn_bank() -> world_scenes.Bank:
+    """One artwork whose faces are a dark bar whose length is the label index (no artwork files needed)."""
+    faces = {}
+    for k, code in enumerate(LABELS[:-1]):
+        face = np.zeros((64, 48, 4), np.uint8)
+        face[8 : 8 + 1 + k, 10:38] = (20, 20, 20, 255)
+        faces[code] = [face]
+    return {"bars": faces}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_renders_boxes_inside_the_photo(kind: str) -> None:
+    img, boxes, artwork = render_scene(
+        drawn_bank(), np.random.default_rng([3, KINDS.index(kind)]), kind, (640, 480)
+    )
+    h, w = img.shape[:2]
+    assert img.dtype == np.uint8 and artwork == "bars"
+    assert (w, h) == ((1280, 960) if kind == "distance" else (640, 480))
+    for label, x0, y0, x1, y1 in boxes:
+        assert 0 <= label < len(LABELS)
+        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+    if kind in ("hand_row", "flat_rows", "scatter", "closeup"):
+        assert len(boxes) >= 2
+
+
+def test_a_hand_row_box_covers_a_tile_not_the_table() -> None:
+    img, boxes, _ = render_scene(drawn_bank(), np.random.default_rng([11, 0]), "hand_row", (640, 480))
+    inside = [
+        img[int(y0) : int(y1), int(x0) : int(x1)].mean() for lab, x0, y0, x1, y1 in boxes if lab != BACK
+    ]
+    assert inside and float(np.median(inside)) > img.mean()  # ivory tiles are brighter than the table
+
+
+def test_the_same_seed_draws_the_same_scene() -> None:
+    a = render_scene(drawn_bank(), np.random.default_rng([5, 1]), "scatter", (640, 480))
+    b = render_scene(drawn_bank(), np.random.default_rng([5, 1]), "scatter", (640, 480))
+    assert np.array_equal(a[0], b[0]) and a[1] == b[1]
+
+
+def test_standing_tiles_show_their_top_and_lying_ones_their_side() -> None:
+    rng = np.random.default_rng(0)
+    style = random_style(rng)
+    face = drawn_bank()["bars"]["5m"][0]
+    steep = tile_sprite(face, 40, style, rng, "lying", 1.5)
+    low = tile_sprite(face, 40, style, rng, "lying", 0.6)
+    assert low.shape[0] < steep.shape[0] * 0.9  # seen low, a lying face is foreshortened
+    assert turned(low, 90).shape[1] >= low.shape[0]
+
+
+def test_scenes_are_written_as_yolo_with_their_kinds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(world_scenes, "face_bank", lambda split: drawn_bank())
+    total = write_scenes(tmp_path, 6, 0, "train")
+    kinds = json.loads((tmp_path / "kinds.json").read_text())
+    scenes = read_folder(tmp_path)
+    assert len(scenes) == len(kinds) == 6 and total == sum(len(s.labels) for s in scenes)
+    assert {v["kind"] for v in kinds.values()} <= set(KINDS)
+    assert write_scenes(tmp_path, 6, 0, "train") == 0  # a rerun keeps what is there
