@@ -15,6 +15,7 @@ from datasets.faces import (
     FLUFFY_DIR,
     FONTS,
     RENDERERS,
+    SHEETS,
     TILE_CODES,
     UNICODE_CODES,
     UNICODE_FIRST,
@@ -22,6 +23,7 @@ from datasets.faces import (
     cached_faces,
     glyph_interior,
     hide_element,
+    key_out,
     kmahjongg_elements,
     load_faces,
     missing_codes,
@@ -162,3 +164,27 @@ def test_font_faces_cover_all_42_codes_in_colour() -> None:
     assert (lower[:, 0].astype(int) - lower[:, 2] > 80).mean() > 0.8  # 萬 printed red
     # the outline is gone: no ink along the face's border
     assert not (by_code["1z"][:, :, 3][[0, -1]] > 128).any()
+
+
+def test_every_sheet_layout_fits_its_grid_and_names_each_code_at_most_once() -> None:
+    for name, sheet in SHEETS.items():
+        assert name in ARTWORKS
+        assert len(sheet.codes) <= sheet.columns * sheet.rows
+        named = [c for c in sheet.codes if c is not None]
+        assert set(named) <= set(TILE_CODES), name
+        assert len(named) == len(set(named)), name
+    # as the sheets write them: dorothys' bonus order, real's winds 北 南 東 西
+    assert SHEETS["xmahjongg-dorothys"].codes[33:42] == ("1y", "2y", "3y", "4y", "5z", "4f", "2f", "1f", "3f")
+    assert SHEETS["xmahjongg-real"].codes[31:35] == ("4z", "2z", "1z", "3z")
+
+
+def test_key_out_gives_back_the_face_over_its_ground() -> None:
+    ground = np.full((4, 4, 3), (240.0, 235.0, 220.0))
+    rgb = ground.copy()
+    rgb[1, 1] = (200, 30, 30)  # full ink
+    rgb[2, 2] = (220, 132, 125)  # a half-covered edge pixel
+    rgba = key_out(rgb, ground, (20, 120))
+    assert rgba[0, 0, 3] == 0 and rgba[1, 1, 3] == 255 and 0 < rgba[2, 2, 3] < 255
+    a = rgba[:, :, 3:] / 255
+    back = rgba[:, :, :3] * a + ground * (1 - a)
+    assert np.abs(back - rgb).max() < 1.5
