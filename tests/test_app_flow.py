@@ -14,7 +14,7 @@ from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from mahjong_nts.app.deps import AppDeps, sample_photos
-from mahjong_nts.app.hand import build_hand_dict, score_dict
+from mahjong_nts.app.hand import score_dict
 from mahjong_nts.app.photo import PhotoReader, PhotoReading, TileRead, photo_key, picture_only
 from mahjong_nts.app.scoreboard import ScoreboardStore
 from scoring import parse_tiles, settle
@@ -296,9 +296,12 @@ def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -
     widget(at.radio, "settle-mode-S").set_value("hand").run()
     widget(at.text_input, "loser-S-typed-notation").set_value("555m 999s 12m 3456s 7p").run()
     assert not at.exception
-    loser_hand = build_hand_dict(
-        parse_tiles("555m 999s 12m 3456s 7p"), role="loser", seat_wind="S", prevailing_wind="E"
-    )
+    loser_hand = {
+        "role": "loser",
+        "seat_wind": "S",
+        "prevailing_wind": "E",
+        "concealed": "555m999s12m3456s7p",
+    }
     south = score_dict(loser_hand)["total"]
     assert south == 4 + 8  # concealed pung of simples + concealed pung of terminals, no doublings
     at.checkbox(key="settle-dead-W").check().run()

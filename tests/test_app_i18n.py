@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_nts.app.hand import RULESETS, SET_KINDS, WIN_FLAGS, WINDS
+from mahjong_nts.app.hand import SET_KINDS, WIN_FLAGS, WINDS
 from mahjong_nts.app.i18n import STRINGS, item_name, reason_text, t
 
 APP_SOURCES = sorted((Path(__file__).resolve().parent.parent / "mahjong_nts" / "app").rglob("*.py"))
@@ -25,9 +25,7 @@ def test_every_key_used_in_the_app_exists() -> None:
             re.findall(r"\bt\(\s*(?:st\.session_state\[\"lang\"\]|lang)\s*,\s*\"(\w+)\"", path.read_text())
         )
     used |= {f"kind_{k}" for k in (*SET_KINDS, "kong", "pair", "seven_pairs", "loose")}
-    used |= (
-        {f"flag_{f}" for f in WIN_FLAGS} | {f"wind_{w}" for w in WINDS} | {f"ruleset_{r}" for r in RULESETS}
-    )
+    used |= {f"flag_{f}" for f in WIN_FLAGS} | {f"wind_{w}" for w in WINDS}
     assert len(used) > 100
     assert sorted(used - set(STRINGS)) == []
 

@@ -4,32 +4,24 @@ from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.app.hand import (
-    HandProblem,
-    build_hand_dict,
-    choose_kongs,
-    completing_swaps,
-    evaluate,
-    score_dict,
-)
-from mahjong_nts.app.photo import BACK, PhotoReading, TileRead
+from mahjong_nts.app.hand import HandProblem, completing_swaps, evaluate, score_dict
+from mahjong_nts.app.photo import PhotoReading
 from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
-    EditorTile,
     HandEditor,
     NotationError,
-    apply_kong_hint,
     apply_notation,
     apply_table_edits,
     drop_row,
     editor_from_reading,
-    kong_hints,
     photo_rows,
     replace_codes,
     set_tile,
 )
-from scoring import TileError, parse_tiles
+from mahjong_nts.reading.table import read_table
+from mahjong_nts.reading.tiles import BACK, TileRead
+from scoring import InputError, TileError, parse_tiles
 
 
 def editor_of(text: str, **context: object) -> HandEditor:
@@ -40,8 +32,8 @@ def editor_of(text: str, **context: object) -> HandEditor:
     return editor
 
 
-def boxed(codes: list[str]) -> list[EditorTile]:
-    return [EditorTile(c, 0.9, (i * 10.0, 0.0, i * 10.0 + 8, 12.0), (), c) for i, c in enumerate(codes)]
+def boxed(codes: list[str]) -> list[TileRead]:
+    return [TileRead(c, 0.9, (i * 10.0, 0.0, i * 10.0 + 8, 12.0), (), read_as=c) for i, c in enumerate(codes)]
 
 
 # --- the editor ----------
@@ -61,7 +53,8 @@ def test_reading_puts_bonus_tiles_aside_and_marks_uncertain_tiles() -> None:
     assert editor.codes == ["1z", "6z"]
     assert editor.bonus == ["4f", "2y"]
     assert [tile.uncertain for tile in editor.tiles] == [False, True]
-    assert editor.winning_tile == "6z"
+    assert editor.winning_tile is None  # not chosen by the player: the reading's, the last tile read
+    assert read_table(editor.tiles).winning_tile == "6z"
     set_tile(editor, 1, "7z")
     assert editor.tiles[1].corrected and not editor.tiles[1].uncertain
     assert editor.tiles[1].state == "corrected"
@@ -93,7 +86,7 @@ def test_typing_one_changed_tile_corrects_that_tile_in_place() -> None:
 
 
 def test_typed_tiles_fill_face_down_places_then_go_to_the_end() -> None:
-    tiles = [*boxed(["1z"]), EditorTile(BACK, 0.9, (1, 1, 2, 2), (), BACK), *boxed(["1z"])]
+    tiles = [*boxed(["1z"]), TileRead(BACK, 0.9, (1, 1, 2, 2), (), read_as=BACK), *boxed(["1z"])]
     changed = replace_codes(tiles, ["1z", "1z", "1z", "5m"])
     assert [t.code for t in changed] == ["1z", "1z", "1z", "5m"]
     assert changed[1].box == (1, 1, 2, 2)
@@ -102,7 +95,7 @@ def test_typed_tiles_fill_face_down_places_then_go_to_the_end() -> None:
 
 def test_typed_hand_names_face_down_tiles_or_drops_them() -> None:
     # A typed hand is the whole hand: its new tiles take face-down places, leftover face-down tiles go.
-    back = EditorTile(BACK, 0.9, (1, 1, 2, 2), (), BACK)
+    back = TileRead(BACK, 0.9, (1, 1, 2, 2), (), read_as=BACK)
     editor = HandEditor(tiles=[*boxed(["1z"]), back, back, *boxed(["1z", "5p"])])
     assert apply_notation(editor, "1111z 5p")
     assert editor.codes == ["1z", "1z", "1z", "1z", "5p"] and editor.face_down == 0
@@ -148,36 +141,38 @@ def test_table_row_added_without_a_tile_waits_for_the_choice() -> None:
     assert editor.codes == ["1z"] and editor.version == 0
 
 
-def test_face_down_tiles_beside_two_equal_tiles_hint_a_concealed_kong() -> None:
-    back = EditorTile(BACK, 0.9, None, (), BACK)
-    editor = HandEditor(tiles=[*boxed(["3m", "3m"])[:1], back, back, *boxed(["3m"]), *boxed(["5p"])])
-    hints = kong_hints(editor.tiles)
-    assert [(h.code, h.indices) for h in hints] == [("3m", (1, 2))]
-    apply_kong_hint(editor, hints[0])
-    assert editor.codes == ["3m", "3m", "3m", "3m", "5p"]
-    assert editor.kong_concealed == {"3m": True}
+def test_face_down_tiles_between_two_equal_tiles_are_a_concealed_kong() -> None:
+    back = TileRead(BACK, 0.9, None, (), read_as=BACK)
+    three = boxed(["3m"])[0]
+    editor = editor_of("123p 456p 789p 55s", seat_wind="E", winning_tile="5s")
+    editor.tiles = [three, back, back, three, *editor.tiles]
+    evaluation = evaluate(editor)
+    assert evaluation.hand is not None and evaluation.hand["melds"] == [{"tiles": "3333m", "open": False}]
+    assert any(a.what == "concealed kong 3333m (3m back back 3m)" for a in evaluation.assumed)
 
 
-def test_face_down_tiles_that_complete_nothing_give_no_hint() -> None:
-    back = EditorTile(BACK)
-    assert kong_hints([*boxed(["3m"]), back, back, *boxed(["5p"])]) == []
+def test_face_down_tiles_that_complete_nothing_are_left_to_the_player() -> None:
+    back = TileRead(BACK)
+    editor = HandEditor(tiles=[*boxed(["3m"]), back, back, *boxed(["5p"])])
+    problem = evaluate(editor).problem
+    assert isinstance(problem, HandProblem) and problem.key == "face_down_left"
 
 
 # --- the scoring step ----------
 
 
 def test_kongs_follow_the_tile_count() -> None:
-    assert choose_kongs(parse_tiles("1111z 123p 456p 789p 55s"), "winner") == ["1z"]
-    assert choose_kongs(parse_tiles("1111z 23p 456p 789p 55s"), "winner") == []
-    with pytest.raises(HandProblem) as problem:
-        choose_kongs(parse_tiles("111z 123p 456p 789p 555s 6s"), "winner")
-    assert problem.value.key == "too_many_tiles"
+    assert evaluate(editor_of("1111z 123p 456p 789p 55s", winning_tile="5s")).kongs == ("1z",)
+    assert evaluate(editor_of("1111z 23p 456p 789p 55s", winning_tile="5s")).kongs == ()
+    fifteen = evaluate(editor_of("111z 123p 456p 789p 555s 6s", winning_tile="6s"))
+    assert isinstance(fifteen.problem, InputError) and "16 tiles" in str(fifteen.problem)
 
 
 def test_the_winning_tile_cannot_sit_in_a_declared_open_set() -> None:
-    with pytest.raises(HandProblem) as problem:
-        build_hand_dict(parse_tiles("111z 123p 456p 789p 55s"), open_sets=[("1z",) * 3], winning_tile="1z")
-    assert problem.value.key == "winning_tile_open"
+    editor = editor_of("111z 123p 456p 789p 55s", winning_tile="1z")
+    editor.typed_open = "111z"
+    problem = evaluate(editor).problem
+    assert isinstance(problem, HandProblem) and problem.key == "winning_tile_open"
 
 
 def test_seed_example_scores_136_once_the_east_pung_is_marked_open() -> None:
@@ -192,7 +187,7 @@ def test_seed_example_scores_136_once_the_east_pung_is_marked_open() -> None:
     editor.declared_open[east[0].id] = True
     marked = evaluate(editor)
     assert marked.result is not None and marked.result["total"] == 136
-    assert marked.hand is not None and marked.hand["melds"] == [{"tiles": "1z 1z 1z", "open": True}]
+    assert marked.hand is not None and marked.hand["melds"] == [{"tiles": "111z", "open": True}]
     assert first.result is not None and first.result["total"] > 136  # concealed it scored more
 
 
@@ -202,9 +197,15 @@ def test_concealed_kong_switch_reaches_the_scorer() -> None:
     assert open_kong.kongs == ("1z",)
     editor.kong_concealed["1z"] = True
     concealed = evaluate(editor)
-    assert concealed.hand is not None and concealed.hand["melds"] == [{"tiles": "1z 1z 1z 1z", "open": False}]
+    assert concealed.hand is not None and concealed.hand["melds"] == [{"tiles": "1111z", "open": False}]
     expected = score_dict(
-        build_hand_dict(parse_tiles("1111z 123p 456p 789p 55s"), kongs={"1z": True}, winning_tile="5s")
+        {
+            "seat_wind": "E",
+            "prevailing_wind": "E",
+            "concealed": "123456789p55s",
+            "melds": [{"tiles": "1111z", "open": False}],
+            "winning_tile": "5s",
+        }
     )
     assert concealed.result == expected
     assert open_kong.result is not None and concealed.result["total"] > open_kong.result["total"]
@@ -224,7 +225,7 @@ def test_invalid_and_malformed_hands_are_results_not_exceptions() -> None:
 def test_nts_leaves_flowers_out_with_a_note() -> None:
     editor = editor_of("11z 123p 444p 777z 444z 4f", seat_wind="N", winning_tile="1z", ruleset="nts")
     evaluation = evaluate(editor)
-    assert evaluation.notes == ("bonus_ignored_nts",)
+    assert evaluation.notes == ("bonus_ignored",)
     assert evaluation.hand is not None and evaluation.hand["bonus"] == ""
     assert evaluation.result is not None and evaluation.result["ruleset"] == "nts"
 
@@ -242,7 +243,7 @@ def test_typed_open_sets_score_a_split_the_scorer_did_not_propose() -> None:
     editor.typed_open = "123m 123m 123m"
     typed = evaluate(editor)
     assert typed.hand is not None
-    assert typed.hand["melds"] == [{"tiles": "1m 2m 3m", "open": True}] * 3
+    assert typed.hand["melds"] == [{"tiles": "123m", "open": True}] * 3
     assert typed.result is not None and [s["kind"] for s in typed.result["sets"]].count("chow") == 4
     assert [s.tiles for s in typed.sets] == [("4p", "5p", "6p")]  # only the concealed chow is left to switch
     editor.typed_open = "12m"
@@ -260,9 +261,11 @@ def test_the_set_a_discard_completed_is_not_offered_as_declared_open() -> None:
 
 def test_swaps_that_complete_the_hand_come_from_the_alternatives_least_certain_first() -> None:
     codes = parse_tiles("11z 123p 444p 77z 6z 444z")
-    tiles = [EditorTile(c, 0.95, None, (c, "9p"), c) for c in codes]
-    tiles[10] = EditorTile("6z", 0.41, None, ("6z", "5z", "7z"), "6z")  # the third red dragon, misread
-    tiles[3] = EditorTile("2p", 0.55, None, ("2p", "7z"), "2p")  # less sure, but 7z there completes nothing
+    tiles = [TileRead(c, 0.95, None, (c, "9p"), read_as=c) for c in codes]
+    tiles[10] = TileRead("6z", 0.41, None, ("6z", "5z", "7z"), read_as="6z")  # the third red dragon, misread
+    tiles[3] = TileRead(
+        "2p", 0.55, None, ("2p", "7z"), read_as="2p"
+    )  # less sure, but 7z there completes nothing
     editor = HandEditor(tiles=tiles, winning_tile="1z")
     assert evaluate(editor).result["reason_code"] == "no_winning_shape"  # type: ignore[index]
     swaps = completing_swaps(editor)
@@ -274,12 +277,14 @@ def test_swaps_that_complete_the_hand_come_from_the_alternatives_least_certain_f
 
 def test_no_swaps_for_corrected_tiles_tiles_typed_in_or_a_loser() -> None:
     codes = parse_tiles("11z 123p 444p 77z 6z 444z")
-    read = [EditorTile(c, 0.41, None, ("6z", "7z"), c) for c in codes]
-    editor = HandEditor(tiles=[*read[:10], EditorTile("6z", 0.41, None, ("6z", "7z"), "5z"), *read[11:]])
+    read = [TileRead(c, 0.41, None, ("6z", "7z"), read_as=c) for c in codes]
+    editor = HandEditor(
+        tiles=[*read[:10], TileRead("6z", 0.41, None, ("6z", "7z"), read_as="5z"), *read[11:]]
+    )
     editor.winning_tile = "1z"
     assert completing_swaps(editor) == []  # the player changed that tile from 5z to 6z: left alone
     typed = editor_of("11z 123p 444p 77z 6z 444z", winning_tile="1z")
     assert completing_swaps(typed) == []  # no recognizer readings, nothing to offer
-    editor.tiles[10] = EditorTile("6z", 0.41, None, ("6z", "7z"), "6z")
+    editor.tiles[10] = TileRead("6z", 0.41, None, ("6z", "7z"), read_as="6z")
     assert [s.to for s in completing_swaps(editor)] == ["7z"]
     assert completing_swaps(editor, role="loser") == []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_batch import SAMPLES, parse_report, read_csv, read_jsonl, run_batch_cli
 
-from mahjong_nts.batch.hand import STATED_DEFAULTS
+from mahjong_nts.reading.hand import STATED_DEFAULTS
 from scoring import hand_from_dict, parse_tiles, score_hand
 
 recognizer_models = pytest.importorskip("recognizer.models")

@@ -1,10 +1,11 @@
-"""How tiles read from a photo plus defaults/sidecar become the hand that `batch` scores."""
+"""How tiles read from a photo plus what was given (defaults, sidecar) become the proposed `score` input."""
 
 from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.batch.hand import STATED_DEFAULTS, ReadTile, plan_hand
+from mahjong_nts.reading.hand import STATED_DEFAULTS, propose_hand
+from mahjong_nts.reading.tiles import TileRead
 from scoring import InputError, hand_from_dict, parse_tiles, score_hand
 
 
@@ -16,15 +17,34 @@ def read(text: str) -> list[str]:
     return codes
 
 
-def plan(text: str, given: dict | None = None, rows: list[int] | None = None):
+class Planned:
+    """propose_hand's answer with the assumptions as text, as the batch records them."""
+
+    def __init__(self, tiles: list[TileRead], given: dict) -> None:
+        proposed = propose_hand(tiles, given)
+        self.hand, self.assumed = proposed.hand, proposed.assumed_text
+
+
+def plan(text: str, given: dict | None = None, rows: list[int] | None = None) -> Planned:
     codes = read(text)
-    tiles = [ReadTile(code, row) for code, row in zip(codes, rows or [0] * len(codes), strict=True)]
-    return plan_hand(tiles, given or {})
+    tiles = [TileRead(code, 0.9, row=row) for code, row in zip(codes, rows or [0] * len(codes), strict=True)]
+    return Planned(tiles, given or {})
 
 
-def photo(*rows: tuple[str, float]) -> list[ReadTile]:
-    """Rows of tiles (text, tile size in pixels), top row first."""
-    return [ReadTile(code, index, size) for index, (text, size) in enumerate(rows) for code in read(text)]
+def plan_hand(tiles: list[TileRead], given: dict) -> Planned:
+    return Planned(tiles, given)
+
+
+def photo(*rows: tuple[str, float]) -> list[TileRead]:
+    """Rows of tiles (text, tile height in pixels), top row first, each tile touching the next."""
+    tiles = []
+    for index, (text, size) in enumerate(rows):
+        for n, code in enumerate(read(text)):
+            x = n * 0.75 * size
+            tiles.append(
+                TileRead(code, 0.9, (x, index * 100.0, x + 0.75 * size, index * 100.0 + size), row=index)
+            )
+    return tiles
 
 
 def test_no_sidecar_uses_the_stated_defaults_and_says_so() -> None:
@@ -87,9 +107,13 @@ def test_fourteen_tiles_with_four_equal_stay_concealed() -> None:
     assert len(parse_tiles(planned.hand["concealed"])) == 14
 
 
-def test_more_candidate_kongs_than_extra_tiles_asks_for_a_sidecar() -> None:
-    with pytest.raises(InputError, match="declare the melds in a sidecar"):
-        plan("1111m2222m3333m44m5m")
+def test_more_candidate_kongs_than_extra_tiles_takes_the_first_and_says_it_guessed() -> None:
+    planned = propose_hand([TileRead(c, 0.9, row=0) for c in read("1111m2222m3333m44m5m")], {})
+    # 15 tiles: one kong, and three four-of-a-kinds could be it
+    assert planned.hand["melds"] == [{"tiles": "1111m", "open": True}]
+    guesses = [a for a in planned.assumed if a.what.startswith("open kong")]
+    assert [a.what for a in guesses] == ["open kong 1111m (15 tiles read; laid together; not 2m, 3m)"]
+    assert guesses[0].sure < 0.5
 
 
 def test_given_melds_are_taken_out_of_the_tiles_read() -> None:
@@ -158,8 +182,9 @@ def test_hand_is_the_row_of_largest_tiles_that_can_be_a_hand() -> None:
 def test_melds_in_front_of_the_rack_join_their_neighbouring_row() -> None:
     tiles = photo(("1m9m", 40), ("789p567p22p", 60), ("B 4p 4p B 333p", 66))  # no single row holds a hand
     planned = plan_hand(tiles, {})
-    assert planned.hand["melds"] == [{"tiles": "4444p", "open": False}]
-    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("789p567p22p333p"))
+    # the row in front of the rack: a concealed kong (face-down tiles) and a pung laid down, so open
+    assert planned.hand["melds"] == [{"tiles": "4444p", "open": False}, {"tiles": "333p", "open": True}]
+    assert sorted(parse_tiles(planned.hand["concealed"])) == sorted(parse_tiles("789p567p22p"))
     assert any(note.startswith("hand in row 2, 3 of 3") for note in planned.assumed)
 
 

@@ -1,7 +1,9 @@
-"""Build the scorer's hand from the editor (tiles, declared sets, kongs, context) and score it.
+"""The hand of the editor: the reading of its tiles (`mahjong_nts.reading`) with the player's switches,
+and its score.
 
-The structure step: the scorer proposes the sets of the hand with everything concealed; the player marks which
-of them lay open on the table (and which kongs were concealed); the hand is then scored with those melds.
+The structure step: the reading proposes kongs and the open sets laid apart; the scorer proposes the sets
+of the rest, concealed; the player switches which of them lay open on the table (and which kongs were
+concealed); the hand is then scored with those melds.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mahjong_nts.app.state import HandEditor
+from mahjong_nts.reading.hand import NoHand, propose_hand
 from mahjong_nts.reading.swaps import candidate_swaps
-from scoring import InputError, hand_from_dict, parse_tiles, score_hand
+from mahjong_nts.reading.table import Assumption, ProposedMeld
+from scoring import InputError, get_ruleset, hand_from_dict, parse_tiles, score_hand
+from scoring.hand import WINDS
 
-WINDS: tuple[str, ...] = ("E", "S", "W", "N")
-RULESETS: tuple[str, ...] = ("app", "nts")
 WIN_FLAGS: tuple[str, ...] = (
     "last_tile",
     "kong_replacement",
@@ -26,6 +29,8 @@ WIN_FLAGS: tuple[str, ...] = (
     "earth",
 )
 SET_KINDS = ("chow", "pung")  # sets the player may mark open; kongs have their own switch
+
+__all__ = ["WINDS", "Evaluation", "HandProblem", "ProposedSet", "evaluate"]
 
 
 class HandProblem(InputError):
@@ -48,101 +53,16 @@ class ProposedSet:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """The outcome of one scoring step: what was sent, the result, the sets to toggle, or a problem."""
+    """The outcome of one scoring step: what was sent, the result, the sets to switch, or a problem."""
 
     hand: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
-    sets: tuple[ProposedSet, ...] = ()
-    kongs: tuple[str, ...] = ()
+    sets: tuple[ProposedSet, ...] = ()  # concealed chows and pungs the scorer found: may be marked open
+    laid: tuple[ProposedSet, ...] = ()  # sets the photo shows laid apart: open unless switched back
+    kongs: tuple[str, ...] = ()  # four face-up tiles taken as a kong by the count: open unless switched
+    assumed: tuple[Assumption, ...] = ()
     problem: InputError | None = None
-    notes: tuple[str, ...] = field(default_factory=tuple)  # keys of remarks (e.g. "bonus_ignored_nts")
-
-
-def tiles_needed(role: str) -> int:
-    """Tiles of a hand without kongs: 14 for the winner (winning tile included), 13 for a loser."""
-    return 14 if role == "winner" else 13
-
-
-def choose_kongs(codes: Sequence[str], role: str, prefer: Sequence[str] = ()) -> list[str]:
-    """Which four-of-a-kinds are kongs: one per tile over the hand's size (each kong brings one extra tile).
-
-    Kongs made from face-down tiles (`prefer`) come first, then in reading order.
-    """
-    extra = len(codes) - tiles_needed(role)
-    if extra <= 0:
-        return []
-    counts = Counter(codes)
-    fours = [c for c in dict.fromkeys([*prefer, *codes]) if counts[c] >= 4]
-    if len(fours) < extra:
-        raise HandProblem(
-            "too_many_tiles",
-            f"{len(codes)} tiles: a hand has {tiles_needed(role)} plus one per kong",
-            count=len(codes),
-            needed=tiles_needed(role),
-        )
-    return fours[:extra]
-
-
-def _take(remaining: list[str], tiles: Sequence[str]) -> bool:
-    """Remove `tiles` from `remaining` when all are there; False (and nothing removed) otherwise."""
-    need = Counter(tiles)
-    have = Counter(remaining)
-    if any(have[c] < n for c, n in need.items()):
-        return False
-    for code in tiles:
-        remaining.remove(code)
-    return True
-
-
-def build_hand_dict(
-    codes: Sequence[str],
-    *,
-    bonus: Sequence[str] = (),
-    kongs: Mapping[str, bool] | None = None,
-    open_sets: Sequence[Sequence[str]] = (),
-    role: str = "winner",
-    winning_tile: str | None = None,
-    self_drawn: bool = False,
-    flags: Sequence[str] = (),
-    seat_wind: str = "E",
-    prevailing_wind: str = "E",
-    ruleset: str = "app",
-) -> dict[str, Any]:
-    """The CONTRACT `score` input: kongs (code -> concealed) and open sets become melds, rest concealed."""
-    remaining = list(codes)
-    melds: list[dict[str, Any]] = []
-    for code, concealed in (kongs or {}).items():
-        if not _take(remaining, [code] * 4):
-            raise HandProblem("kong_missing", f"a kong of {code} needs four {code}", tile=code)
-        melds.append({"tiles": " ".join([code] * 4), "open": not concealed})
-    for tiles in open_sets:
-        if not _take(remaining, tiles):
-            raise HandProblem(
-                "set_missing", f"the set {''.join(tiles)} is not in the hand", tiles="".join(tiles)
-            )
-        melds.append({"tiles": " ".join(tiles), "open": True})
-    hand: dict[str, Any] = {
-        "ruleset": ruleset,
-        "role": role,
-        "seat_wind": seat_wind,
-        "prevailing_wind": prevailing_wind,
-        "concealed": " ".join(remaining),
-        "melds": melds,
-        "bonus": " ".join(bonus),
-        "flags": list(flags),
-    }
-    if role == "winner":
-        if winning_tile is None:
-            raise HandProblem("no_winning_tile", "choose the tile that won")
-        if winning_tile not in remaining:
-            raise HandProblem(
-                "winning_tile_open",
-                f"the winning tile {winning_tile} must be among the tiles not declared open",
-                tile=winning_tile,
-            )
-        hand["winning_tile"] = winning_tile
-        hand["self_drawn"] = self_drawn
-    return hand
+    notes: tuple[str, ...] = field(default_factory=tuple)  # keys of remarks (e.g. "bonus_ignored")
 
 
 def parse_open_sets(text: str) -> list[tuple[str, ...]]:
@@ -179,45 +99,103 @@ def proposed_sets(result: Mapping[str, Any]) -> tuple[ProposedSet, ...]:
     return tuple(found)
 
 
+def _set_ids(melds: Sequence[ProposedMeld]) -> list[str]:
+    """An id per meld laid apart that stays while its tiles stay ("laid:pung:333p:0")."""
+    seen: Counter[str] = Counter()
+    ids = []
+    for meld in melds:
+        kind = "pung" if len(set(meld.tiles)) == 1 else "chow"
+        base = f"laid:{kind if len(meld.tiles) == 3 else 'kong'}:{''.join(meld.tiles)}"
+        ids.append(f"{base}:{seen[base]}")
+        seen[base] += 1
+    return ids
+
+
 def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
-    """The scoring step for the editor: propose the sets, apply the player's switches, score."""
+    """The scoring step for the editor: read its tiles, apply the player's switches, score."""
     notes: list[str] = []
+    bonus = list(editor.bonus)
+    if bonus and not get_ruleset(editor.ruleset).options.bonus_tiles:
+        bonus = []
+        notes.append("bonus_ignored")
+    given: dict[str, Any] = {
+        "role": role,
+        "ruleset": editor.ruleset,
+        "seat_wind": editor.seat_wind,
+        "prevailing_wind": editor.prevailing_wind,
+        "flags": list(editor.flags),
+        "bonus": bonus,
+    }
+    if role == "winner":
+        given["self_drawn"] = editor.self_drawn
+        if editor.winning_tile in editor.codes:
+            given["winning_tile"] = editor.winning_tile
     try:
-        if editor.face_down:
-            raise HandProblem(
-                "face_down_left", f"{editor.face_down} face-down tiles left", count=editor.face_down
-            )
-        codes = editor.codes
-        if not codes:
+        if not editor.tiles:
             raise HandProblem("no_tiles", "no tiles yet")
-        kong_codes = choose_kongs(codes, role, prefer=editor.hinted_kongs)
-        kongs = {code: editor.kong_concealed.get(code, False) for code in kong_codes}
-        bonus = list(editor.bonus)
-        if editor.ruleset == "nts" and bonus:
-            bonus = []
-            notes.append("bonus_ignored_nts")
-        winning = editor.winning_tile if editor.winning_tile in codes else (codes[-1] if codes else None)
-        context: dict[str, Any] = {
-            "bonus": bonus,
-            "role": role,
-            "winning_tile": winning,
-            "self_drawn": editor.self_drawn,
-            "flags": editor.flags,
-            "seat_wind": editor.seat_wind,
-            "prevailing_wind": editor.prevailing_wind,
-            "ruleset": editor.ruleset,
-        }
+        try:
+            proposed = propose_hand(editor.tiles, given)
+        except NoHand as problem:
+            if "face-down" in str(problem):
+                raise HandProblem("face_down_left", str(problem), count=editor.face_down) from None
+            raise
+        reading = proposed.reading
+        melds: list[dict[str, Any]] = []
+        laid: list[ProposedSet] = []
+        kongs: list[str] = []
+        for meld, set_id in zip(reading.melds, _set_ids(reading.melds), strict=True):
+            code = meld.tiles[0]
+            if meld.shown_by == "face_down":  # face-down tiles show it: concealed
+                melds.append({"tiles": meld.text, "open": False})
+            elif meld.shown_by == "count":
+                kongs.append(code)
+                melds.append({"tiles": meld.text, "open": not editor.kong_concealed.get(code, False)})
+            else:
+                laid.append(ProposedSet(set_id, set_id.split(":")[1], meld.tiles))
+                if editor.declared_open.get(set_id, True):
+                    melds.append({"tiles": meld.text, "open": True})
         typed = parse_open_sets(editor.typed_open)
-        base_hand = build_hand_dict(codes, kongs=kongs, open_sets=typed, **context)
+        _check_in_hand(editor.codes, [m["tiles"] for m in melds], typed)
+        melds.extend({"tiles": "".join(tiles), "open": True} for tiles in typed)
+        base_hand = _winning_tile_held(propose_hand(editor.tiles, {**given, "melds": melds}).hand)
         base = score_dict(base_hand)
         sets = proposed_sets(base)
-        declared = [s.tiles for s in sets if editor.declared_open.get(s.id)]
-        if not declared:
-            return Evaluation(base_hand, base, sets, tuple(kong_codes), notes=tuple(notes))
-        hand = build_hand_dict(codes, kongs=kongs, open_sets=[*typed, *declared], **context)
-        return Evaluation(hand, score_dict(hand), sets, tuple(kong_codes), notes=tuple(notes))
+        declared = [{"tiles": "".join(s.tiles), "open": True} for s in sets if editor.declared_open.get(s.id)]
+        hand, result = base_hand, base
+        if declared:
+            hand = _winning_tile_held(
+                propose_hand(editor.tiles, {**given, "melds": [*melds, *declared]}).hand
+            )
+            result = score_dict(hand)
+        return Evaluation(hand, result, sets, tuple(laid), tuple(kongs), proposed.assumed, notes=tuple(notes))
     except InputError as problem:
         return Evaluation(problem=problem, notes=tuple(notes))
+
+
+def _check_in_hand(codes: Sequence[str], melds: Sequence[str], typed: Sequence[Sequence[str]]) -> None:
+    """Every set typed as open lies among the tiles not already in a meld; HandProblem names one that does
+    not."""
+    left = Counter(codes)
+    left.subtract(code for tiles in melds for code in parse_tiles(tiles))
+    for tiles in typed:
+        need = Counter(tiles)
+        if any(left[code] < n for code, n in need.items()):
+            raise HandProblem(
+                "set_missing", f"the set {''.join(tiles)} is not in the hand", tiles="".join(tiles)
+            )
+        left.subtract(need)
+
+
+def _winning_tile_held(hand: dict[str, Any]) -> dict[str, Any]:
+    """The hand, when its winning tile is among the concealed tiles; HandProblem when a set took it."""
+    winning = hand.get("winning_tile")
+    if winning is not None and winning not in parse_tiles(hand["concealed"]):
+        raise HandProblem(
+            "winning_tile_open",
+            f"the winning tile {winning} must be among the tiles not declared open",
+            tile=winning,
+        )
+    return hand
 
 
 @dataclass(frozen=True)
@@ -236,14 +214,8 @@ def completing_swaps(editor: HandEditor, role: str = "winner", limit: int = 3) -
     them, the player decides (a misread tile usually has the right code among its alternatives)."""
     if role != "winner":
         return []
-    readings = [
-        (tile.code, tile.confidence, tile.alternatives)
-        if tile.confidence is not None and not tile.corrected
-        else None
-        for tile in editor.tiles
-    ]
     found: list[Swap] = []
-    for i, code in candidate_swaps(readings):
+    for i, code in candidate_swaps(editor.tiles):
         tiles = list(editor.tiles)
         tiles[i] = replace(tiles[i], code=code)
         trial = evaluate(replace(editor, tiles=tiles), role)

@@ -76,31 +76,20 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bonus": ("Bloemen en seizoenen", "Flowers and seasons"),
     "choose": ("Kies…", "Choose…"),
     "face_down": ("omgekeerd", "face down"),
-    "kong_hint": (
-        "{count} omgekeerde stenen naast {tile}: een gesloten kong van {tile}?",
-        "{count} face-down tiles beside {tile}: a concealed kong of {tile}?",
-    ),
+    "assumed": ("Zo gelezen (controleer):", "Read this way (check):"),
+    "assumed_sure": ("{what} — {sure:.0%} zeker", "{what} — {sure:.0%} sure"),
     "swap_hint": (
         "Dit is nog geen mahjong. Met één van deze stenen anders gelezen wel:",
         "This is not mahjong yet. With one of these tiles read differently it is:",
     ),
     "swap_apply": ("Steen {n}: {read} → {to}", "Tile {n}: {read} → {to}"),
-    "kong_hint_apply": ("Ja, gesloten kong van {tile}", "Yes, concealed kong of {tile}"),
     "face_down_left": (
-        "Er liggen nog {count} omgekeerde stenen: kies in de tabel welke steen het is.",
-        "{count} face-down tiles left: choose in the table which tile each is.",
+        "{count} omgekeerde stenen vormen geen gesloten kong: kies in de tabel welke steen het is.",
+        "{count} face-down tiles make no concealed kong: choose in the table which tile each is.",
     ),
     "no_tiles": (
         "Nog geen stenen: typ de hand of upload een foto.",
         "No tiles yet: type the hand or upload a photo.",
-    ),
-    "too_many_tiles": (
-        "{count} stenen: een hand heeft er {needed}, plus één per kong (vier gelijke).",
-        "{count} tiles: a hand has {needed}, plus one per kong (four of a kind).",
-    ),
-    "kong_missing": (
-        "Voor een kong van {tile} zijn vier stenen nodig.",
-        "A kong of {tile} needs four tiles.",
     ),
     "set_missing": ("De set {tiles} zit niet (meer) in de hand.", "The set {tiles} is not in the hand."),
     "no_winning_tile": ("Kies de steen waarmee je won.", "Choose the tile that won."),
@@ -109,17 +98,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The winning tile {tile} cannot be in a set that already lay open; switch that set to concealed.",
     ),
     "input_error": ("Deze hand klopt niet: {message}", "This hand is not right: {message}"),
-    "bonus_ignored_nts": (
-        "Onder NTS-regels tellen bloemen en seizoenen niet; ze zijn weggelaten.",
-        "Under NTS rules flowers and seasons do not count; they were left out.",
+    "bonus_ignored": (
+        "Onder deze regels tellen bloemen en seizoenen niet; ze zijn weggelaten.",
+        "Under these rules flowers and seasons do not count; they were left out.",
     ),
     # context
     "context": ("Spelsituatie", "Situation"),
     "seat_wind": ("Eigen wind", "Seat wind"),
     "prevailing_wind": ("Heersende wind", "Prevailing wind"),
     "ruleset": ("Regels", "Rules"),
-    "ruleset_app": ("app (NTS met bloemen, standaard)", "app (NTS with flowers, default)"),
-    "ruleset_nts": ("nts (officieel, zonder bloemen)", "nts (official, no flowers)"),
     "ruleset_fixed": ("Regels van de avond: {ruleset}", "Rules of the evening: {ruleset}"),
     "winning_tile": ("Winnende steen", "Winning tile"),
     "how_won": ("Hoe gewonnen", "How it won"),
@@ -144,6 +131,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "structure_help": (
         "Zet aan welke sets open op tafel lagen (geroepen). Een kong kan gesloten zijn.",
         "Switch on the sets that lay open on the table (claimed). A kong may be concealed.",
+    ),
+    "laid_set": (
+        "{kind} {tiles} lag open (apart van het rek)",
+        "{kind} {tiles} lay open (apart from the rack)",
     ),
     "open_set": ("{kind} {tiles} lag open", "{kind} {tiles} was open"),
     "concealed_kong": ("Kong {tiles}: gesloten kong", "Kong {tiles}: concealed kong"),
@@ -248,12 +239,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "standing": ("Stand", "Standing"),
     "next_game": ("Spel {number}: {seats}", "Game {number}: {seats}"),
     "next_prevailing": ("Heersende wind: {wind}", "Prevailing wind: {wind}"),
-    "nts_fixed": ("(NTS: vier spellen per wind)", "(NTS: four games per wind)"),
+    "wind_fixed": ("({games} spellen per wind)", "({games} games per wind)"),
     "throw_dice": ("🎲 Gooi voor de heersende wind", "🎲 Throw for the prevailing wind"),
     "thrown": ("Gegooid: {a} + {b} = {total} → {wind}", "Thrown: {a} + {b} = {total} → {wind}"),
     "session_complete": (
-        "De NTS-sessie van 16 spellen is compleet.",
-        "The NTS session of 16 games is complete.",
+        "De sessie van {games} spellen is compleet.",
+        "The session of {games} games is complete.",
     ),
     "record_draw": ("Remise (muur op)", "Draw (wall exhausted)"),
     "games": ("Spellen", "Games"),

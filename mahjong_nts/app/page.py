@@ -10,13 +10,15 @@ import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import LANGUAGES, t
+from mahjong_nts.app.panels import HandOutcome, set_game
 from mahjong_nts.app.scoreboard import Evening
 from mahjong_nts.app.settle import names_by_seat
 from mahjong_nts.app.views.evening import NEW_EVENING, render_evening_tab
-from mahjong_nts.app.views.hand import HandOutcome, render_hand_tab, set_game
+from mahjong_nts.app.views.hand import render_hand_tab
 from mahjong_nts.app.views.settle import render_settle_tab
 from mahjong_nts.messages import one_line
 from scoring import InputError
+from scoring.rulesets import DEFAULT_RULESET
 
 log = logging.getLogger("mahjong_nts.app")
 LANGUAGE_NAMES = {"nl": "Nederlands", "en": "English"}
@@ -25,7 +27,7 @@ LANGUAGE_NAMES = {"nl": "Nederlands", "en": "English"}
 def init_state(deps: AppDeps) -> None:
     """Defaults of the page-wide state: language, the game's winds and ruleset, the open evening (newest)."""
     st.session_state.setdefault("lang", "nl")
-    st.session_state.setdefault("game", {"prevailing_wind": "E", "ruleset": "app"})
+    st.session_state.setdefault("game", {"prevailing_wind": "E", "ruleset": DEFAULT_RULESET})
     if "evening_choice" not in st.session_state:
         try:
             evenings = deps.store.evenings()
@@ -35,14 +37,15 @@ def init_state(deps: AppDeps) -> None:
 
 
 def open_evening(deps: AppDeps) -> Evening | None:
-    """The evening chosen in the Avond tab; its ruleset (and under nts its prevailing wind) rules the game."""
+    """The evening chosen in the Avond tab; its ruleset (and the prevailing wind, where the ruleset's
+    schedule fixes it) rules the game."""
     choice = st.session_state.get("evening_choice", NEW_EVENING)
     evening = deps.store.evening(choice) if choice != NEW_EVENING else None
     if evening is None:
         return None
     try:
         fixed = evening.fixed_prevailing_wind()
-    except InputError:  # an nts session of 16 games is complete
+    except InputError:  # a session with a fixed schedule is complete
         fixed = None
     set_game(ruleset=evening.ruleset, prevailing_wind=fixed)
     return evening

@@ -15,23 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
 
 from mahjong_nts.messages import one_line
-
-# A recognized tile below this confidence is marked uncertain and offered with its alternatives.
-UNCERTAIN_BELOW = 0.7
-BACK = "back"
-
-Box = tuple[float, float, float, float]
-
-
-@dataclass(frozen=True)
-class TileRead:
-    """One tile as read: code (or "back"), confidence, box in original pixels, alternatives."""
-
-    code: str
-    confidence: float
-    box: Box | None = None
-    alternatives: tuple[str, ...] = ()
-    row: int = 0  # the row of tiles it lies in on the photo (0 = top)
+from mahjong_nts.reading.tiles import Box, TileRead, tiles_from_detections
 
 
 @dataclass(frozen=True)
@@ -51,27 +35,10 @@ def photo_key(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def _label(labels: Sequence[str], index: int) -> str:
-    return labels[index] if 0 <= index < len(labels) else BACK
-
-
-def reading_from_detections(
-    key: str, image: Any, detections: Any, labels: Sequence[str], min_alternative: float = 0.02
-) -> PhotoReading:
-    """Turn a recognizer `LoadedImage` and `Detections` into plain records (alternatives above 2 %)."""
-    tiles = []
-    rows = getattr(detections, "row", None)
-    for i in range(len(detections)):
-        code = _label(labels, int(detections.class_id[i]))
-        alternatives = tuple(
-            _label(labels, int(alt))
-            for alt, conf in zip(detections.alt_class_id[i], detections.alt_confidence[i], strict=True)
-            if int(alt) >= 0 and float(conf) >= min_alternative and _label(labels, int(alt)) != code
-        )
-        x0, y0, x1, y1 = (float(v) for v in detections.xyxy[i])
-        row = int(rows[i]) if rows is not None else 0
-        tiles.append(TileRead(code, float(detections.confidence[i]), (x0, y0, x1, y1), alternatives, row))
-    return PhotoReading(key=key, tiles=tuple(tiles), image=image.rgb, scale=float(image.scale))
+def reading_from_detections(key: str, image: Any, detections: Any, labels: Sequence[str]) -> PhotoReading:
+    """The photo as read: a recognizer `LoadedImage` and its `Detections`, as tiles read."""
+    tiles = tiles_from_detections(detections, labels)
+    return PhotoReading(key=key, tiles=tiles, image=image.rgb, scale=float(image.scale))
 
 
 def picture_only(data: bytes, key: str, warning: str, max_side: int = 1600) -> PhotoReading:

@@ -16,20 +16,25 @@ from datetime import datetime
 from pathlib import Path
 
 from mahjong_nts.app.settle import SEATS, SeatScore, settle_game
-from scoring import InputError, next_seat_winds, prevailing_wind_for_game
+from scoring import InputError, get_ruleset, next_seat_winds, prevailing_wind_for_game
+from scoring.rulesets import DEFAULT_RULESET
 from scoring.session import running_totals
 
 DB_ENV = "MAHJONG_NTS_DB"
 DB_NAME = "mahjong-nts.sqlite"
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
+SESSIONS = """
+CREATE TABLE IF NOT EXISTS {table} (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL,
-    ruleset TEXT NOT NULL CHECK (ruleset IN ('app', 'nts')),
+    ruleset TEXT NOT NULL,          -- a name in the ruleset registry (scoring.rulesets), checked on insert
     seats TEXT NOT NULL,            -- JSON player -> seat wind for the first game
     created_at TEXT NOT NULL
-);
+);"""
+
+SCHEMA = (
+    SESSIONS.format(table="sessions")
+    + """
 CREATE TABLE IF NOT EXISTS games (
     session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     number INTEGER NOT NULL,        -- 1, 2, 3, ... in the order played
@@ -43,6 +48,23 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (session_id, number)
 );
 """
+)
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring an older file up to SCHEMA: the sessions table loses its CHECK on the ruleset names (the
+    registry checks them now), its rows and the games kept. Runs with foreign keys off."""
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'sessions'").fetchone()
+    if row is None or "CHECK" not in row[0]:
+        return
+    with db:
+        db.execute(SESSIONS.format(table="sessions_new"))
+        db.execute(
+            "INSERT INTO sessions_new (id, name, ruleset, seats, created_at) "
+            "SELECT id, name, ruleset, seats, created_at FROM sessions"
+        )
+        db.execute("DROP TABLE sessions")
+        db.execute("ALTER TABLE sessions_new RENAME TO sessions")
 
 
 def default_db_path() -> Path:
@@ -103,7 +125,8 @@ class Evening:
         return next_seat_winds(self.games[-1].seats) if self.games else dict(self.first_seats)
 
     def fixed_prevailing_wind(self) -> str | None:
-        """`nts`: the prevailing wind of the next game (E×4, S×4, ...); `app`: None (thrown per game)."""
+        """The next game's prevailing wind by the ruleset's schedule (`nts`: E×4, S×4, ...); None where it is
+        thrown per game (`app`)."""
         return prevailing_wind_for_game(self.ruleset, len(self.games))
 
     def totals(self) -> list[dict[str, int]]:
@@ -154,24 +177,24 @@ class ScoreboardStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=10)
         try:
-            db.execute("PRAGMA foreign_keys = ON")
             if not self._ready:
+                migrate(db)
                 db.executescript(SCHEMA)
                 self._ready = True
+            db.execute("PRAGMA foreign_keys = ON")
             with db:
                 yield db
         finally:
             db.close()
 
-    def create_evening(self, name: str, seats: Mapping[str, str], ruleset: str = "app") -> Evening:
+    def create_evening(self, name: str, seats: Mapping[str, str], ruleset: str = DEFAULT_RULESET) -> Evening:
         """Start a session; `seats` gives each of the four players their first seat wind."""
         players = [p.strip() for p in seats]
         if len(players) != 4 or any(not p for p in players) or len(set(players)) != 4:
             raise InputError("an evening needs four different player names")
         if sorted(seats.values()) != sorted(SEATS):
             raise InputError("each of Oost, Zuid, West, Noord goes to exactly one player")
-        if ruleset not in ("app", "nts"):
-            raise InputError(f"unknown ruleset {ruleset!r} (app or nts)")
+        get_ruleset(ruleset)  # InputError naming the rulesets there are
         clean = {p.strip(): w for p, w in seats.items()}
         created = datetime.now().isoformat(timespec="seconds")
         with self._connect() as db:

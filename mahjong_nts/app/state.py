@@ -1,5 +1,7 @@
-"""The hand editor: the one source of truth for a photographed hand, and the plain functions that apply a
-correction to it (from the tile table, the notation box, an alternative, the bonus list)."""
+"""The hand editor: the player's changes on top of what the photo proposes (tiles corrected, added or left
+out, bonus tiles, the situation, the switches of sets and kongs), and the plain functions that apply a
+correction to it (from the tile table, the notation box, an alternative, the bonus list). The hand itself
+is always the reading of these tiles (`mahjong_nts.reading`) with the switches applied."""
 
 from __future__ import annotations
 
@@ -8,36 +10,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mahjong_nts.app.photo import BACK, UNCERTAIN_BELOW, Box, PhotoReading
+from mahjong_nts.app.photo import PhotoReading
+from mahjong_nts.reading.tiles import BACK, TileRead, is_bonus
 from scoring import InputError, format_tiles, parse_tiles
-
-BONUS_SUITS = ("f", "y")
-
-
-@dataclass(frozen=True)
-class EditorTile:
-    """A tile in the editor; `read_as` and `confidence` say what the recognizer saw (None: added by hand)."""
-
-    code: str
-    confidence: float | None = None
-    box: Box | None = None
-    alternatives: tuple[str, ...] = ()
-    read_as: str | None = None
-    row: int | None = None  # row on the photo
-
-    @property
-    def uncertain(self) -> bool:
-        """Read by the recognizer with low confidence and not yet changed by the player."""
-        return self.confidence is not None and self.confidence < UNCERTAIN_BELOW and self.code == self.read_as
-
-    @property
-    def corrected(self) -> bool:
-        return self.read_as is not None and self.code != self.read_as
-
-    @property
-    def state(self) -> str:
-        """How the photo marks it: "corrected", "unsure" or "sure"."""
-        return "corrected" if self.corrected else "unsure" if self.uncertain else "sure"
+from scoring.rulesets import DEFAULT_RULESET
 
 
 @dataclass
@@ -47,18 +23,17 @@ class HandEditor:
     `version` goes up whenever the tiles change, so the widgets that show them are drawn afresh.
     """
 
-    tiles: list[EditorTile] = field(default_factory=list)
+    tiles: list[TileRead] = field(default_factory=list)
     bonus: list[str] = field(default_factory=list)
     version: int = 0
-    winning_tile: str | None = None
+    winning_tile: str | None = None  # the player's choice; None: the reading's (the tile set apart, ...)
     self_drawn: bool = False
     flags: list[str] = field(default_factory=list)
     seat_wind: str = "E"
     prevailing_wind: str = "E"
-    ruleset: str = "app"
-    declared_open: dict[str, bool] = field(default_factory=dict)  # proposed set id -> open on the table
+    ruleset: str = DEFAULT_RULESET
+    declared_open: dict[str, bool] = field(default_factory=dict)  # set id -> open, where the player switched
     kong_concealed: dict[str, bool] = field(default_factory=dict)  # kong tile code -> concealed kong
-    hinted_kongs: list[str] = field(default_factory=list)  # kongs made from face-down tiles
     typed_open: str = ""  # open sets typed in notation, for a split the scorer did not propose
 
     @property
@@ -75,17 +50,12 @@ class HandEditor:
         """The hand in CONTRACT notation, bonus tiles included (face-down tiles have no notation)."""
         return format_tiles([*self.codes, *self.bonus])
 
-    def set_tiles(self, tiles: list[EditorTile]) -> None:
+    def set_tiles(self, tiles: list[TileRead]) -> None:
         """Replace the tiles; bonus codes among them move to the bonus list."""
         kept = [t for t in tiles if not is_bonus(t.code)]
         self.bonus = merge_bonus(self.bonus, [t.code for t in tiles if is_bonus(t.code)])
         self.tiles = kept
         self.version += 1
-
-
-def is_bonus(code: str) -> bool:
-    """Flowers (f) and seasons (y) lie beside the hand."""
-    return len(code) == 2 and code[1] in BONUS_SUITS
 
 
 def merge_bonus(bonus: Iterable[str], more: Iterable[str]) -> list[str]:
@@ -94,18 +64,13 @@ def merge_bonus(bonus: Iterable[str], more: Iterable[str]) -> list[str]:
 
 
 def editor_from_reading(reading: PhotoReading) -> HandEditor:
-    """A fresh editor from what the recognizer read: bonus tiles go to the bonus list."""
-    tiles = [
-        EditorTile(t.code, t.confidence, t.box, t.alternatives, read_as=t.code, row=t.row)
-        for t in reading.tiles
-        if not is_bonus(t.code)
-    ]
+    """A fresh editor from what the recognizer read: no changes yet; bonus tiles go to the bonus list."""
+    tiles = [t if t.read_as else replace(t, read_as=t.code) for t in reading.tiles if not is_bonus(t.code)]
     bonus = merge_bonus([], (t.code for t in reading.tiles if is_bonus(t.code)))
-    codes = [t.code for t in tiles if t.code != BACK]
-    return HandEditor(tiles=tiles, bonus=bonus, winning_tile=codes[-1] if codes else None)
+    return HandEditor(tiles=tiles, bonus=bonus)
 
 
-def replace_codes(tiles: Sequence[EditorTile], new_codes: Sequence[str]) -> list[EditorTile]:
+def replace_codes(tiles: Sequence[TileRead], new_codes: Sequence[str]) -> list[TileRead]:
     """The tiles after the player typed `new_codes` (face-up tiles, no bonus).
 
     Tiles whose code is still there keep their place and photo box; a dropped tile's place goes to the next
@@ -113,7 +78,7 @@ def replace_codes(tiles: Sequence[EditorTile], new_codes: Sequence[str]) -> list
     and what is left is added at the end.
     """
     need = Counter(new_codes)
-    slots: list[EditorTile | None] = []
+    slots: list[TileRead | None] = []
     for tile in tiles:
         if tile.code == BACK:
             slots.append(tile)
@@ -127,7 +92,7 @@ def replace_codes(tiles: Sequence[EditorTile], new_codes: Sequence[str]) -> list
         if need[code] > 0:
             need[code] -= 1
             extra.append(code)
-    result: list[EditorTile] = []
+    result: list[TileRead] = []
     for i, slot in enumerate(slots):
         if slot is None:
             if extra:
@@ -137,7 +102,7 @@ def replace_codes(tiles: Sequence[EditorTile], new_codes: Sequence[str]) -> list
     for i, tile in enumerate(result):
         if tile.code == BACK and extra:
             result[i] = replace(tile, code=extra.pop(0))
-    result.extend(EditorTile(code) for code in extra)
+    result.extend(TileRead(code) for code in extra)
     return result
 
 
@@ -174,7 +139,7 @@ def set_tile(editor: HandEditor, index: int, code: str) -> bool:
     return True
 
 
-def photo_rows(tiles: Sequence[EditorTile]) -> dict[int, list[str]]:
+def photo_rows(tiles: Sequence[TileRead]) -> dict[int, list[str]]:
     """Codes per row of the photo, top row first; empty when the tiles lie in one row."""
     rows: dict[int, list[str]] = {}
     for tile in tiles:
@@ -189,7 +154,7 @@ def drop_row(editor: HandEditor, row: int) -> None:
 
 
 def add_tile(editor: HandEditor, code: str) -> None:
-    editor.set_tiles([*editor.tiles, EditorTile(code)])
+    editor.set_tiles([*editor.tiles, TileRead(code)])
 
 
 # Column names of the tile table (the same in every language; the labels are translated in the UI).
@@ -208,7 +173,7 @@ def apply_table_edits(editor: HandEditor, edits: Mapping[str, Any], code_of_labe
     deleted = {int(i) for i in edits.get("deleted_rows", []) or []}
     if any(not row.get(TILE_COLUMN) for row in added):
         return False
-    tiles: list[EditorTile] = []
+    tiles: list[TileRead] = []
     changed = bool(deleted)
     for i, tile in enumerate(editor.tiles):
         change = edited.get(i, edited.get(str(i), {}))  # type: ignore[call-overload]
@@ -223,49 +188,8 @@ def apply_table_edits(editor: HandEditor, edits: Mapping[str, Any], code_of_labe
     for row in added:
         if row.get(REMOVE_COLUMN):
             continue
-        tiles.append(EditorTile(code_of_label.get(row[TILE_COLUMN], row[TILE_COLUMN])))
+        tiles.append(TileRead(code_of_label.get(row[TILE_COLUMN], row[TILE_COLUMN])))
         changed = True
     if changed:
         editor.set_tiles(tiles)
     return changed
-
-
-@dataclass(frozen=True)
-class KongHint:
-    """Face-down tiles that look like a concealed kong of `code` (its face-up tiles flank them)."""
-
-    code: str
-    indices: tuple[int, ...]  # the face-down tiles
-
-
-def kong_hints(tiles: Sequence[EditorTile]) -> list[KongHint]:
-    """Runs of face-down tiles beside a tile that they complete to four: a concealed kong on the table shows
-    its outer two tiles and hides the middle two."""
-    counts = Counter(t.code for t in tiles)
-    hints: list[KongHint] = []
-    i = 0
-    while i < len(tiles):
-        if tiles[i].code != BACK:
-            i += 1
-            continue
-        j = i
-        while j < len(tiles) and tiles[j].code == BACK:
-            j += 1
-        neighbours = [tiles[k].code for k in (i - 1, j) if 0 <= k < len(tiles) and tiles[k].code != BACK]
-        for code in neighbours:
-            if not is_bonus(code) and counts[code] + (j - i) == 4:
-                hints.append(KongHint(code, tuple(range(i, j))))
-                break
-        i = j
-    return hints
-
-
-def apply_kong_hint(editor: HandEditor, hint: KongHint) -> None:
-    """Turn the face-down tiles of `hint` into its code and mark that kong concealed."""
-    tiles = list(editor.tiles)
-    for i in hint.indices:
-        tiles[i] = replace(tiles[i], code=hint.code)
-    editor.kong_concealed[hint.code] = True
-    if hint.code not in editor.hinted_kongs:
-        editor.hinted_kongs.append(hint.code)
-    editor.set_tiles(tiles)

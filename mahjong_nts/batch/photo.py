@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from mahjong_nts.batch.hand import ReadTile, plan_hand
 from mahjong_nts.batch.outputs import atomic_write_bytes
 from mahjong_nts.batch.sidecar import PhotoContext
 from mahjong_nts.batch.suggest import NO_SHAPE, completing_swap
 from mahjong_nts.messages import one_line
+from mahjong_nts.reading.hand import propose_hand
+from mahjong_nts.reading.tiles import tiles_from_records
 
 ANNOTATED_DIR = "annotated"
 ANNOTATED_MAX_SIDE = 1280  # px: ~200 dpi across a printed page; small enough for 300 photos
@@ -130,30 +131,21 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
         if job.context.error:
             record["error"] = job.context.error
         elif record["error"] is None:
-            read = [
-                ReadTile(tile["code"], int(tile.get("row", 0)), _long_side(tile["box"]))
-                for tile in photo.tiles
-            ]
+            read = tiles_from_records(photo.tiles)
             try:
-                plan = plan_hand(read, job.context.given)
-                record["hand"], record["assumed"] = plan.hand, list(plan.assumed)
+                plan = propose_hand(read, job.context.given)
+                record["hand"], record["assumed"] = plan.hand, list(plan.assumed_text)
                 hand = hand_from_dict(plan.hand)
                 record["hand"] = hand_to_dict(hand)
                 record["result"] = score_hand(hand).to_dict()
                 if record["result"].get("reason_code") == NO_SHAPE:
-                    record["suggestion"] = completing_swap(photo.tiles, read, job.context.given)
+                    record["suggestion"] = completing_swap(read, job.context.given)
             except InputError as problem:
                 record["error"] = f"hand: {one_line(problem)}"
             except Exception as problem:  # a scorer bug: this photo's error, the batch goes on
                 record["error"] = f"scoring failed: {type(problem).__name__}: {one_line(problem)}"
     record["seconds"] = round(time.perf_counter() - started, 3)
     return record
-
-
-def _long_side(box: Sequence[float]) -> float:
-    """The longer side of a tile's box: its size, whether it stands or lies turned."""
-    x0, y0, x1, y1 = box
-    return float(max(x1 - x0, y1 - y0))
 
 
 def save_annotated(rgb: np.ndarray, path: Path) -> None:

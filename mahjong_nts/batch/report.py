@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from mahjong_nts.batch.hand import STATED_DEFAULTS, show_value
 from mahjong_nts.batch.outputs import confidence_stats, hand_text, outcome_counts, reading_text
 from mahjong_nts.batch.suggest import suggestion_text
+from mahjong_nts.reading.hand import STATED_DEFAULTS, show_value
 
 CSS = """
 body { font: 11pt/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;

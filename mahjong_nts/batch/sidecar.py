@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mahjong_nts.batch.hand import CONTEXT_KEYS, HAND_KEYS, TILE_KEYS
+from mahjong_nts.reading.hand import CONTEXT_KEYS, HAND_KEYS, TILE_KEYS
 
 DEFAULTS_NAME = "defaults.json"
 

@@ -8,41 +8,30 @@ suggestion is a hint beside the result, never the result.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from mahjong_nts.batch.hand import ReadTile, plan_hand
-from mahjong_nts.reading.swaps import Reading, candidate_swaps
+from mahjong_nts.reading.hand import propose_hand
+from mahjong_nts.reading.swaps import candidate_swaps
+from mahjong_nts.reading.tiles import TileRead
 from scoring import InputError, hand_from_dict, score_hand
 
 NO_SHAPE = "no_winning_shape"
 
 
-def completing_swap(
-    tiles: Sequence[Mapping[str, Any]], read: Sequence[ReadTile], given: Mapping[str, Any]
-) -> dict[str, Any] | None:
+def completing_swap(tiles: Sequence[TileRead], given: Mapping[str, Any]) -> dict[str, Any] | None:
     """The first change of one tile to one of its alternatives (`swaps.candidate_swaps`: least certain
     tiles first, alternatives in the recognizer's order) after which the photo's hand is mahjong: {"tile":
     1-based place in reading order, "read": code, "as": code, "total": points}; None when no single change
-    does it.
-
-    `tiles` are CONTRACT `recognize` tile objects (code, confidence, alternatives); `read` the same tiles as
-    the hand planner takes them; `given` the photo's defaults and sidecar."""
-    readings: list[Reading | None] = [
-        (
-            str(tile["code"]),
-            float(tile.get("confidence", 1.0)),
-            [str(a.get("code", "")) for a in tile.get("alternatives") or []],
-        )
-        for tile in tiles
-    ]
-    for i, other in candidate_swaps(readings):
-        trial = [*read[:i], ReadTile(other, read[i].row, read[i].size), *read[i + 1 :]]
+    does it. `given` is the photo's defaults and sidecar."""
+    for i, other in candidate_swaps(tiles):
+        trial = [*tiles[:i], replace(tiles[i], code=other), *tiles[i + 1 :]]
         try:
-            result = score_hand(hand_from_dict(plan_hand(trial, given).hand)).to_dict()
+            result = score_hand(hand_from_dict(propose_hand(trial, given).hand)).to_dict()
         except InputError:
             continue
         if result.get("valid"):
-            return {"tile": i + 1, "read": read[i].code, "as": other, "total": result.get("total")}
+            return {"tile": i + 1, "read": tiles[i].code, "as": other, "total": result.get("total")}
     return None
 
 

@@ -2,27 +2,28 @@
 
 A hand read as no mahjong is often one misread tile away from one; the recognizer's alternatives for each
 tile say which other codes it could be. The candidates come least certain tile first, each tile's
-alternatives in the recognizer's order; the caller scores each with its own hand planner and keeps the
-ones that make mahjong.
+alternatives in the recognizer's order; the caller scores each and keeps the ones that make mahjong.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mahjong_nts.batch.hand import BACK, is_bonus
-
-Reading = tuple[str, float, Sequence[str]]
-"""A tile as read: its code, the recognizer's confidence, its alternative codes."""
+from mahjong_nts.reading.tiles import BACK, TileRead, is_bonus
 
 
-def candidate_swaps(readings: Sequence[Reading | None]) -> Iterator[tuple[int, str]]:
+def candidate_swaps(tiles: Sequence[TileRead]) -> Iterator[tuple[int, str]]:
     """(place, other code) for every alternative of every tile, least certain tiles first; face-down and
-    bonus tiles, and `None` places (tiles the player set), are not changed, nor into a back or bonus tile."""
-    places = sorted((reading[1], i, reading) for i, reading in enumerate(readings) if reading is not None)
-    for _, i, (code, _, alternatives) in places:  # places differ, so readings are never compared
-        if code == BACK or is_bonus(code):
+    bonus tiles, and tiles the player added or corrected, are not changed, nor into a back or bonus tile."""
+    places = sorted(
+        (tile.confidence, i)
+        for i, tile in enumerate(tiles)
+        if tile.confidence is not None and not tile.corrected
+    )
+    for _, i in places:
+        tile = tiles[i]
+        if tile.code == BACK or is_bonus(tile.code):
             continue
-        for other in alternatives:
-            if other not in (code, BACK, "") and not is_bonus(other):
+        for other in tile.alternatives:
+            if other not in (tile.code, BACK, "") and not is_bonus(other):
                 yield i, other

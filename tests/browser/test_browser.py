@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_nts.app.hand import build_hand_dict, score_dict
+from mahjong_nts.app.hand import score_dict
+from mahjong_nts.reading.hand import propose_hand
+from mahjong_nts.reading.tiles import TileRead
 from scoring import parse_tiles
 
 pytestmark = pytest.mark.browser
@@ -208,11 +210,9 @@ def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> N
     picker.find_element(By.CSS_SELECTOR, "input").send_keys("1z", Keys.ENTER)
 
     codes = parse_tiles(HAND)
-    expected = score_dict(
-        build_hand_dict(
-            [c for c in codes if c[1] in "mpsz"], bonus=[c for c in codes if c[1] in "fy"], winning_tile="1z"
-        )
-    )["total"]
+    tiles = [TileRead(c) for c in codes if c[1] in "mpsz"]
+    bonus = [c for c in codes if c[1] in "fy"]
+    expected = score_dict(propose_hand(tiles, {"bonus": bonus, "winning_tile": "1z"}).hand)["total"]
     try:
         wait_until(driver, lambda b: total_shown(b) == str(expected), f"the total {expected}")
     finally:

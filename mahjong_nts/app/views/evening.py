@@ -10,13 +10,13 @@ import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import t, wind_name
+from mahjong_nts.app.panels import record_game, set_game
 from mahjong_nts.app.scoreboard import Evening, evening_csv
 from mahjong_nts.app.settle import SEATS
-from mahjong_nts.app.views.hand import set_game
-from mahjong_nts.app.views.settle import record_game
 from mahjong_nts.app.widgets import choice, labels_token
 from mahjong_nts.messages import one_line
-from scoring import InputError
+from scoring import InputError, get_ruleset, ruleset_names, ruleset_title
+from scoring.rulesets import DEFAULT_RULESET
 from scoring.session import wind_for_dice
 
 NEW_EVENING = 0
@@ -31,7 +31,7 @@ def create_evening(deps: AppDeps, lang: str) -> None:
         evening = deps.store.create_evening(
             str(st.session_state.get("new-name", "")),
             dict(zip(names, SEATS, strict=True)),
-            str(st.session_state.get(f"new-ruleset-{lang}", "app")),
+            str(st.session_state.get(f"new-ruleset-{lang}", DEFAULT_RULESET)),
         )
     except (InputError, OSError) as exc:
         st.session_state["flash"] = ("error", "evening_error", {"message": str(exc)})
@@ -69,8 +69,8 @@ def new_evening_form(deps: AppDeps, lang: str) -> None:
         st.checkbox(t(lang, "draw_seats"), key="new-draw-seats")
         st.radio(
             t(lang, "ruleset"),
-            ("app", "nts"),
-            format_func=lambda r: t(lang, f"ruleset_{r}"),
+            ruleset_names(),
+            format_func=lambda r: ruleset_title(r, lang),
             horizontal=True,
             key=f"new-ruleset-{lang}",
         )
@@ -97,7 +97,8 @@ def games_frame(evening: Evening, lang: str) -> pd.DataFrame:
 
 
 def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
-    """Who sits where in the next game, its prevailing wind (thrown under app, fixed under nts), a draw."""
+    """Who sits where in the next game, its prevailing wind (thrown, or fixed by the ruleset's schedule), a
+    draw."""
     number = len(evening.games) + 1
     seats = evening.next_seats()
     by_seat = sorted(seats, key=lambda p: SEATS.index(seats[p]))
@@ -109,14 +110,16 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
             seats=", ".join(f"{wind_name(lang, seats[p])} {p}" for p in by_seat),
         )
     )
+    per_wind = get_ruleset(evening.ruleset).games_per_wind
     try:
         fixed = evening.fixed_prevailing_wind()
     except InputError:
-        st.success(t(lang, "session_complete"))
+        st.success(t(lang, "session_complete", games=(per_wind or 0) * len(SEATS)))
         return
     prevailing = st.session_state["game"]["prevailing_wind"]
     if fixed is not None:
-        st.markdown(f"{t(lang, 'next_prevailing', wind=wind_name(lang, fixed))} {t(lang, 'nts_fixed')}")
+        schedule = t(lang, "wind_fixed", games=per_wind)
+        st.markdown(f"{t(lang, 'next_prevailing', wind=wind_name(lang, fixed))} {schedule}")
         prevailing = fixed
     else:
         st.markdown(t(lang, "next_prevailing", wind=wind_name(lang, prevailing)))

@@ -6,43 +6,49 @@ Every change to the tiles goes into the HandEditor and reruns the page, so the w
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
-
 import pandas as pd
 import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.hand import (
-    RULESETS,
     WIN_FLAGS,
     WINDS,
     Evaluation,
-    HandProblem,
     completing_swaps,
-    evaluate,
 )
-from mahjong_nts.app.i18n import item_name, reason_text, t, wind_name
-from mahjong_nts.app.photo import BACK, PhotoReading, draw_tiles
+from mahjong_nts.app.i18n import t, wind_name
+from mahjong_nts.app.panels import (
+    HandOutcome,
+    notation_box,
+    reading_notes,
+    score_view,
+    set_switches,
+    tile_label,
+    timed_evaluate,
+)
+from mahjong_nts.app.photo import PhotoReading, draw_tiles
 from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
     HandEditor,
     add_tile,
-    apply_kong_hint,
-    apply_notation,
     apply_table_edits,
     drop_row,
     editor_from_reading,
-    kong_hints,
     merge_bonus,
     photo_rows,
     set_tile,
 )
 from mahjong_nts.app.widgets import choice, choices, labels_token
-from scoring import TILE_CODES, InputError, format_tiles, parse_tiles, tile_name
+from mahjong_nts.reading.table import read_table
+from mahjong_nts.reading.tiles import BACK
+from scoring import (
+    TILE_CODES,
+    get_ruleset,
+    ruleset_names,
+    ruleset_title,
+    tile_name,
+)
 
 PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")
 BONUS_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "fy")
@@ -50,40 +56,6 @@ MAX_ALTERNATIVE_PICKERS = 8
 MAX_UPLOAD_MB = 40  # a 12 MP phone photo is 3-8 MB
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
-
-
-@dataclass(frozen=True)
-class HandOutcome:
-    """What the Hand tab gives the other tabs: the editor and its evaluation."""
-
-    editor: HandEditor
-    evaluation: Evaluation
-
-
-def tile_label(code: str, lang: str) -> str:
-    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "▮ · omgekeerd"."""
-    if code == BACK:
-        return f"▮ · {t(lang, 'face_down')}"
-    return f"{code} · {tile_name(code, lang)}"
-
-
-def tiles_text(tiles: Sequence[str], lang: str) -> str:
-    """A set for reading: "444p (4 kring)"."""
-    names = dict.fromkeys(tile_name(c, lang) for c in tiles)
-    return f"{format_tiles(tiles)} ({', '.join(names)})"
-
-
-def problem_text(problem: InputError, lang: str) -> str:
-    """A problem in the player's language where the app knows the words, else the scorer's one line."""
-    if isinstance(problem, HandProblem):
-        return t(lang, problem.key, **problem.params)
-    return t(lang, "input_error", message=str(problem))
-
-
-def show_problem(problem: InputError, lang: str) -> None:
-    """A problem as one message in the page: a hint while the hand is unfinished, else an error."""
-    waiting = isinstance(problem, HandProblem) and problem.key in WAITING_FOR_INPUT
-    (st.info if waiting else st.error)(problem_text(problem, lang))
 
 
 # --- photo ----------------------------------------------------------------------------------------
@@ -136,25 +108,6 @@ def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
 # --- tile corrections -----------------------------------------------------------------------------
 
 
-def notation_box(editor: HandEditor, lang: str, prefix: str, label: str | None = None) -> None:
-    """The hand in CONTRACT notation; a valid change replaces the tiles, a bad one says why (text kept)."""
-    text = st.text_input(
-        label or t(lang, "notation"),
-        value=editor.notation,
-        key=f"{prefix}-notation-{editor.version}",
-        help=t(lang, "notation_help"),
-    )
-    if text == editor.notation:
-        return
-    try:
-        changed = apply_notation(editor, text)
-    except InputError as exc:
-        st.error(t(lang, "notation_error", message=str(exc)))
-        return
-    if changed:
-        st.rerun()
-
-
 def row_droppers(editor: HandEditor, lang: str, prefix: str) -> None:
     """When the photo shows several rows, buttons to leave out the rows beside the largest one (tiles lying
     on the table), one by one or all at once."""
@@ -198,19 +151,6 @@ def alternative_pickers(editor: HandEditor, lang: str, prefix: str) -> None:
         if picked is not None and picked != tile.code:
             set_tile(editor, i, picked)
             st.rerun()
-
-
-def face_down_help(editor: HandEditor, lang: str, prefix: str) -> None:
-    """Face-down tiles: offer the concealed kong they complete, or ask which tiles they are."""
-    hints = kong_hints(editor.tiles)
-    for n, hint in enumerate(hints):
-        name = tile_name(hint.code, lang)
-        st.info(t(lang, "kong_hint", count=len(hint.indices), tile=name))
-        if st.button(t(lang, "kong_hint_apply", tile=name), key=f"{prefix}-konghint-{editor.version}-{n}"):
-            apply_kong_hint(editor, hint)
-            st.rerun()
-    if editor.face_down and not hints:
-        st.warning(t(lang, "face_down_left", count=editor.face_down))
 
 
 def tile_table(editor: HandEditor, lang: str, prefix: str) -> None:
@@ -286,7 +226,6 @@ def tile_corrections(editor: HandEditor, lang: str, prefix: str) -> None:
     notation_box(editor, lang, prefix)
     row_droppers(editor, lang, prefix)
     alternative_pickers(editor, lang, prefix)
-    face_down_help(editor, lang, prefix)
     with st.expander(t(lang, "tile_table"), expanded=not editor.tiles):
         tile_table(editor, lang, prefix)
         add_tile_picker(editor, lang, prefix)
@@ -294,15 +233,6 @@ def tile_corrections(editor: HandEditor, lang: str, prefix: str) -> None:
 
 
 # --- situation, sets, score -----------------------------------------------------------------------
-
-
-def set_game(ruleset: str | None = None, prevailing_wind: str | None = None) -> None:
-    """Change the game's ruleset or prevailing wind from code (the dice, the evening's rules)."""
-    game = st.session_state["game"]
-    if ruleset is not None:
-        game["ruleset"] = ruleset
-    if prevailing_wind is not None:
-        game["prevailing_wind"] = prevailing_wind
 
 
 def game_context(editor: HandEditor, lang: str, locked_ruleset: bool) -> None:
@@ -319,17 +249,17 @@ def game_context(editor: HandEditor, lang: str, locked_ruleset: bool) -> None:
         labels=labels,
         format_func=lambda w: wind_name(lang, w),
         horizontal=True,
-        disabled=locked_ruleset and game["ruleset"] == "nts",
+        disabled=locked_ruleset and get_ruleset(game["ruleset"]).games_per_wind is not None,
     )
     editor.ruleset = choice(
         st.radio,
         t(lang, "ruleset"),
-        RULESETS,
+        ruleset_names(),
         state=game,
         field="ruleset",
         key="ruleset",
         labels=labels,
-        format_func=lambda r: t(lang, f"ruleset_{r}"),
+        format_func=lambda r: ruleset_title(r, lang),
         horizontal=True,
         disabled=locked_ruleset,
     )
@@ -351,18 +281,19 @@ def winner_context(editor: HandEditor, lang: str, prefix: str, seat_names: dict[
     )
     tiles = list(dict.fromkeys(editor.codes))
     if tiles:
-        if editor.winning_tile not in tiles:
-            editor.winning_tile = tiles[-1]
-        choice(
+        proposed = read_table(editor.tiles, "winner").winning_tile or tiles[-1]
+        shown = {"winning_tile": editor.winning_tile if editor.winning_tile in tiles else proposed}
+        picked = choice(
             st.selectbox,
             t(lang, "winning_tile"),
             tiles,
-            state=state,
+            state=shown,
             field="winning_tile",
             key=f"{prefix}-win-{editor.version}",
             labels=labels_token(lang),
             format_func=lambda c: tile_label(c, lang),
         )
+        editor.winning_tile = None if picked == proposed else picked  # only the player's change is kept
     how = {"how": "self_drawn" if editor.self_drawn else "discard"}
     choice(
         st.radio,
@@ -394,132 +325,13 @@ def wind_label(wind: str, lang: str, seat_names: dict[str, str]) -> str:
     return f"{wind_name(lang, wind)} ({name})" if name else wind_name(lang, wind)
 
 
-def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: str) -> bool:
-    """An open switch per proposed chow/pung, a concealed switch per kong, and a box for other open sets;
-    True when one changed."""
-    changed = typed_open_sets(editor, lang, prefix)
-    if not evaluation.sets and not evaluation.kongs:
-        if evaluation.result is not None:
-            st.caption(t(lang, "no_sets"))
-        return changed
-    st.caption(t(lang, "structure_help"))
-    for code in evaluation.kongs:
-        concealed = st.toggle(
-            t(lang, "concealed_kong", tiles=tiles_text([code] * 4, lang)),
-            value=editor.kong_concealed.get(code, False),
-            key=f"{prefix}-kong-{code}",
-        )
-        if concealed != editor.kong_concealed.get(code, False):
-            editor.kong_concealed[code] = concealed
-            changed = True
-    for proposed in evaluation.sets:
-        is_open = st.toggle(
-            t(
-                lang,
-                "open_set",
-                kind=t(lang, f"kind_{proposed.kind}"),
-                tiles=tiles_text(proposed.tiles, lang),
-            ),
-            value=editor.declared_open.get(proposed.id, False),
-            key=f"{prefix}-open-{proposed.id}",
-        )
-        if is_open != editor.declared_open.get(proposed.id, False):
-            editor.declared_open[proposed.id] = is_open
-            changed = True
-    return changed
-
-
-def typed_open_sets(editor: HandEditor, lang: str, prefix: str) -> bool:
-    """Open sets in notation, for a split the scorer did not propose; True when the text changed."""
-    if not editor.codes:
-        return False
-    with st.expander(t(lang, "typed_open"), expanded=bool(editor.typed_open)):
-        typed = st.text_input(
-            t(lang, "typed_open"),
-            value=editor.typed_open,
-            key=f"{prefix}-typedopen",
-            help=t(lang, "typed_open_help"),
-            label_visibility="collapsed",
-        )
-    if typed == editor.typed_open:
-        return False
-    editor.typed_open = typed
-    return True
-
-
-def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winner") -> None:
-    """Valid or not and why, the total, the breakdown with the point card's names, and the sets as counted."""
-    for note in evaluation.notes:
-        st.info(t(lang, note))
-    if evaluation.problem is not None:
-        show_problem(evaluation.problem, lang)
-        return
-    result = evaluation.result
-    if result is None:
-        return
-    total = int(result.get("total", 0))
-    if role == "winner" and not result.get("valid"):
-        st.error(t(lang, "invalid", reason=reason_text(lang, result)))
-    elif role == "winner":
-        st.success(t(lang, "valid", total=total))
-    st.metric(t(lang, "total"), total)
-    limit = result.get("limit_hand")
-    if limit:
-        st.markdown(t(lang, "limit_hand", name=limit.get("name"), value=limit.get("value")))
-    items = result.get("items", [])
-    if items:
-        st.table(breakdown_frame(items, lang), hide_index=True)
-    if not limit:
-        base, doublings = result.get("base_points", 0), result.get("doublings", 0)
-        power = str(doublings).translate(SUPERSCRIPTS)
-        formula = t(lang, "formula", base=base, doublings=doublings, power=power, total=total)
-        if result.get("valid", True) and base * 2**doublings > total:
-            formula = f"{formula} {t(lang, 'capped')}"
-        st.caption(formula)
-    sets = result.get("sets", [])
-    if sets:
-        with st.expander(t(lang, "sets_read")):
-            st.table(sets_frame(sets, lang), hide_index=True)
-
-
-def breakdown_frame(items: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
-    """The breakdown table: item (the point card's Dutch name), its tiles, points, doublings."""
-    return pd.DataFrame(
-        {
-            t(lang, "col_item"): [item_name(lang, item) for item in items],
-            t(lang, "col_tiles"): [item.get("tiles", "") for item in items],
-            t(lang, "col_points"): [str(item["points"]) if "points" in item else "" for item in items],
-            t(lang, "col_doublings"): [
-                str(item["doublings"]) if "doublings" in item else "" for item in items
-            ],
-        }
-    )
-
-
-def sets_frame(sets: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
-    """The sets as the scorer counted them."""
-    return pd.DataFrame(
-        {
-            t(lang, "col_kind"): [t(lang, f"kind_{s.get('kind')}") for s in sets],
-            t(lang, "col_set"): [tiles_text(parse_tiles(s.get("tiles", "")), lang) for s in sets],
-            t(lang, "col_open"): [t(lang, "open") if s.get("open") else t(lang, "concealed") for s in sets],
-        }
-    )
-
-
-def timed_evaluate(editor: HandEditor, role: str) -> tuple[Evaluation, float]:
-    """The scoring step and how long it took in milliseconds."""
-    start = time.perf_counter()
-    evaluation = evaluate(editor, role)
-    return evaluation, (time.perf_counter() - start) * 1000
-
-
 def structure_and_score(editor: HandEditor, lang: str, prefix: str, role: str) -> Evaluation:
     """Score, show the set switches, rescore when a switch moved, then show the score."""
     evaluation, ms = timed_evaluate(editor, role)
     st.subheader(t(lang, "structure"))
     if set_switches(editor, evaluation, lang, prefix):
         evaluation, ms = timed_evaluate(editor, role)
+    reading_notes(evaluation, lang)
     st.subheader(t(lang, "score"))
     score_view(evaluation, lang, prefix, role)
     swap_suggestions(editor, evaluation, lang, prefix, role)

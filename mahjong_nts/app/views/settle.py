@@ -3,7 +3,6 @@ counted from their own hand, and the settlement that sums to zero; recorded into
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -11,24 +10,25 @@ import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import reason_text, t, wind_name
-from mahjong_nts.app.photo import PhotoReading
-from mahjong_nts.app.scoreboard import Evening
-from mahjong_nts.app.settle import SEATS, SeatScore, Settlement, names_by_seat, settle_game
-from mahjong_nts.app.state import HandEditor, editor_from_reading
-from mahjong_nts.app.views.hand import (
+from mahjong_nts.app.panels import (
+    SETTLE_PREFIX,
     HandOutcome,
-    face_down_help,
     notation_box,
     problem_text,
+    reading_notes,
+    record_game,
     score_view,
     set_switches,
     timed_evaluate,
 )
+from mahjong_nts.app.photo import PhotoReading
+from mahjong_nts.app.scoreboard import Evening
+from mahjong_nts.app.settle import SEATS, SeatScore, Settlement, names_by_seat, settle_game
+from mahjong_nts.app.state import HandEditor, editor_from_reading
 from mahjong_nts.app.widgets import choice, labels_token
 from scoring import InputError
 
 DRAW = "draw"
-SETTLE_PREFIX = "settle-"
 
 
 def seat_names(lang: str, evening: Evening | None) -> dict[str, str]:
@@ -83,10 +83,10 @@ def loser_from_hand(deps: AppDeps, lang: str, seat: str, name: str, outcome: Han
     editor.ruleset = outcome.editor.ruleset
     prefix = f"loser-{seat}-{reading.key if reading is not None else 'typed'}"
     notation_box(editor, lang, prefix, label=t(lang, "loser_notation", name=name))
-    face_down_help(editor, lang, prefix)
     evaluation, _ms = timed_evaluate(editor, "loser")
     if set_switches(editor, evaluation, lang, prefix):
         evaluation, _ms = timed_evaluate(editor, "loser")
+    reading_notes(evaluation, lang)
     score_view(evaluation, lang, prefix, role="loser")
     return int(evaluation.result["total"]) if evaluation.result is not None else 0
 
@@ -167,27 +167,6 @@ def settlement_frame(settlement: Settlement, lang: str) -> pd.DataFrame:
             t(lang, "col_change"): [r["change"] for r in rows],
         }
     )
-
-
-def record_game(
-    deps: AppDeps,
-    evening_id: int,
-    prevailing: str,
-    winner: str | None,
-    scores: Mapping[str, int],
-    dead: list[str],
-) -> None:
-    """Callback: store the game (winner None: a draw), say so, and clear the settle inputs for the next."""
-    try:
-        game = deps.store.add_game(evening_id, prevailing, winner, scores, dead)
-    except (InputError, OSError) as exc:
-        st.session_state["flash"] = ("error", "settle_error", {"message": str(exc)})
-        return
-    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
-    for key in [k for k in st.session_state if str(k).startswith(SETTLE_PREFIX)]:
-        del st.session_state[key]
-    st.session_state["settle"] = {}
-    st.session_state["loser_editors"] = {}
 
 
 def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome: HandOutcome) -> None:

@@ -1,0 +1,251 @@
+"""Pieces of the page that more than one tab draws: a hand's notation box, its set switches, what the
+reading assumed and the score; the game's rules; recording a game. The tabs (`views/`) use these and never
+each other.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.hand import Evaluation, HandProblem, evaluate
+from mahjong_nts.app.i18n import item_name, reason_text, t
+from mahjong_nts.app.state import HandEditor, apply_notation
+from mahjong_nts.reading.tiles import BACK
+from scoring import InputError, format_tiles, parse_tiles, tile_name
+
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
+SETTLE_PREFIX = "settle-"
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """What the Hand tab gives the other tabs: the editor and its evaluation."""
+
+    editor: HandEditor
+    evaluation: Evaluation
+
+
+def tile_label(code: str, lang: str) -> str:
+    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "▮ · omgekeerd"."""
+    if code == BACK:
+        return f"▮ · {t(lang, 'face_down')}"
+    return f"{code} · {tile_name(code, lang)}"
+
+
+def tiles_text(tiles: Sequence[str], lang: str) -> str:
+    """A set for reading: "444p (4 kring)"."""
+    names = dict.fromkeys(tile_name(c, lang) for c in tiles)
+    return f"{format_tiles(tiles)} ({', '.join(names)})"
+
+
+def problem_text(problem: InputError, lang: str) -> str:
+    """A problem in the player's language where the app knows the words, else the scorer's one line."""
+    if isinstance(problem, HandProblem):
+        return t(lang, problem.key, **problem.params)
+    return t(lang, "input_error", message=str(problem))
+
+
+def show_problem(problem: InputError, lang: str) -> None:
+    """A problem as one message in the page: a hint while the hand is unfinished, else an error."""
+    waiting = isinstance(problem, HandProblem) and problem.key in WAITING_FOR_INPUT
+    (st.info if waiting else st.error)(problem_text(problem, lang))
+
+
+def notation_box(editor: HandEditor, lang: str, prefix: str, label: str | None = None) -> None:
+    """The hand in CONTRACT notation; a valid change replaces the tiles, a bad one says why (text kept)."""
+    text = st.text_input(
+        label or t(lang, "notation"),
+        value=editor.notation,
+        key=f"{prefix}-notation-{editor.version}",
+        help=t(lang, "notation_help"),
+    )
+    if text == editor.notation:
+        return
+    try:
+        changed = apply_notation(editor, text)
+    except InputError as exc:
+        st.error(t(lang, "notation_error", message=str(exc)))
+        return
+    if changed:
+        st.rerun()
+
+
+def reading_notes(evaluation: Evaluation, lang: str) -> None:
+    """What the reading of the table assumed (rows, kongs, sets laid apart, winning tile) and how sure."""
+    table = [a for a in evaluation.assumed if a.about in ("rows", "melds", "winning_tile", "face_down")]
+    if not table:
+        return
+    lines = [f"- {t(lang, 'assumed_sure', what=a.what, sure=a.sure)}" for a in table]
+    st.caption("\n".join([t(lang, "assumed"), *lines]))
+
+
+def set_game(ruleset: str | None = None, prevailing_wind: str | None = None) -> None:
+    """Change the game's ruleset or prevailing wind from code (the dice, the evening's rules)."""
+    game = st.session_state["game"]
+    if ruleset is not None:
+        game["ruleset"] = ruleset
+    if prevailing_wind is not None:
+        game["prevailing_wind"] = prevailing_wind
+
+
+def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: str) -> bool:
+    """An open switch per proposed chow/pung, a concealed switch per kong, and a box for other open sets;
+    True when one changed."""
+    changed = typed_open_sets(editor, lang, prefix)
+    for proposed in evaluation.laid:
+        is_open = st.toggle(
+            t(
+                lang,
+                "laid_set",
+                kind=t(lang, f"kind_{proposed.kind}"),
+                tiles=tiles_text(proposed.tiles, lang),
+            ),
+            value=editor.declared_open.get(proposed.id, True),
+            key=f"{prefix}-laid-{proposed.id}",
+        )
+        if is_open != editor.declared_open.get(proposed.id, True):
+            editor.declared_open[proposed.id] = is_open
+            changed = True
+    if not evaluation.sets and not evaluation.kongs:
+        if evaluation.result is not None:
+            st.caption(t(lang, "no_sets"))
+        return changed
+    st.caption(t(lang, "structure_help"))
+    for code in evaluation.kongs:
+        concealed = st.toggle(
+            t(lang, "concealed_kong", tiles=tiles_text([code] * 4, lang)),
+            value=editor.kong_concealed.get(code, False),
+            key=f"{prefix}-kong-{code}",
+        )
+        if concealed != editor.kong_concealed.get(code, False):
+            editor.kong_concealed[code] = concealed
+            changed = True
+    for proposed in evaluation.sets:
+        is_open = st.toggle(
+            t(
+                lang,
+                "open_set",
+                kind=t(lang, f"kind_{proposed.kind}"),
+                tiles=tiles_text(proposed.tiles, lang),
+            ),
+            value=editor.declared_open.get(proposed.id, False),
+            key=f"{prefix}-open-{proposed.id}",
+        )
+        if is_open != editor.declared_open.get(proposed.id, False):
+            editor.declared_open[proposed.id] = is_open
+            changed = True
+    return changed
+
+
+def typed_open_sets(editor: HandEditor, lang: str, prefix: str) -> bool:
+    """Open sets in notation, for a split the scorer did not propose; True when the text changed."""
+    if not editor.codes:
+        return False
+    with st.expander(t(lang, "typed_open"), expanded=bool(editor.typed_open)):
+        typed = st.text_input(
+            t(lang, "typed_open"),
+            value=editor.typed_open,
+            key=f"{prefix}-typedopen",
+            help=t(lang, "typed_open_help"),
+            label_visibility="collapsed",
+        )
+    if typed == editor.typed_open:
+        return False
+    editor.typed_open = typed
+    return True
+
+
+def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winner") -> None:
+    """Valid or not and why, the total, the breakdown with the point card's names, and the sets as counted."""
+    for note in evaluation.notes:
+        st.info(t(lang, note))
+    if evaluation.problem is not None:
+        show_problem(evaluation.problem, lang)
+        return
+    result = evaluation.result
+    if result is None:
+        return
+    total = int(result.get("total", 0))
+    if role == "winner" and not result.get("valid"):
+        st.error(t(lang, "invalid", reason=reason_text(lang, result)))
+    elif role == "winner":
+        st.success(t(lang, "valid", total=total))
+    st.metric(t(lang, "total"), total)
+    limit = result.get("limit_hand")
+    if limit:
+        st.markdown(t(lang, "limit_hand", name=limit.get("name"), value=limit.get("value")))
+    items = result.get("items", [])
+    if items:
+        st.table(breakdown_frame(items, lang), hide_index=True)
+    if not limit:
+        base, doublings = result.get("base_points", 0), result.get("doublings", 0)
+        power = str(doublings).translate(SUPERSCRIPTS)
+        formula = t(lang, "formula", base=base, doublings=doublings, power=power, total=total)
+        if result.get("valid", True) and base * 2**doublings > total:
+            formula = f"{formula} {t(lang, 'capped')}"
+        st.caption(formula)
+    sets = result.get("sets", [])
+    if sets:
+        with st.expander(t(lang, "sets_read")):
+            st.table(sets_frame(sets, lang), hide_index=True)
+
+
+def breakdown_frame(items: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
+    """The breakdown table: item (the point card's Dutch name), its tiles, points, doublings."""
+    return pd.DataFrame(
+        {
+            t(lang, "col_item"): [item_name(lang, item) for item in items],
+            t(lang, "col_tiles"): [item.get("tiles", "") for item in items],
+            t(lang, "col_points"): [str(item["points"]) if "points" in item else "" for item in items],
+            t(lang, "col_doublings"): [
+                str(item["doublings"]) if "doublings" in item else "" for item in items
+            ],
+        }
+    )
+
+
+def sets_frame(sets: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
+    """The sets as the scorer counted them."""
+    return pd.DataFrame(
+        {
+            t(lang, "col_kind"): [t(lang, f"kind_{s.get('kind')}") for s in sets],
+            t(lang, "col_set"): [tiles_text(parse_tiles(s.get("tiles", "")), lang) for s in sets],
+            t(lang, "col_open"): [t(lang, "open") if s.get("open") else t(lang, "concealed") for s in sets],
+        }
+    )
+
+
+def timed_evaluate(editor: HandEditor, role: str) -> tuple[Evaluation, float]:
+    """The scoring step and how long it took in milliseconds."""
+    start = time.perf_counter()
+    evaluation = evaluate(editor, role)
+    return evaluation, (time.perf_counter() - start) * 1000
+
+
+def record_game(
+    deps: AppDeps,
+    evening_id: int,
+    prevailing: str,
+    winner: str | None,
+    scores: Mapping[str, int],
+    dead: list[str],
+) -> None:
+    """Callback: store the game (winner None: a draw), say so, and clear the settle inputs for the next."""
+    try:
+        game = deps.store.add_game(evening_id, prevailing, winner, scores, dead)
+    except (InputError, OSError) as exc:
+        st.session_state["flash"] = ("error", "settle_error", {"message": str(exc)})
+        return
+    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
+    for key in [k for k in st.session_state if str(k).startswith(SETTLE_PREFIX)]:
+        del st.session_state[key]
+    st.session_state["settle"] = {}
+    st.session_state["loser_editors"] = {}
