@@ -146,3 +146,34 @@ def test_a_hand_filling_a_fifth_of_a_12mp_photo_reads_as_its_labels(name: str) -
     found = Recognizer().recognize(image)
     assert Counter(found.codes) == Counter(codes)
     assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) < len(codes) // 2
+
+
+ROW = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z"]
+
+
+def _row_scene_12mp(codes: list[str], fraction: float) -> bytes:
+    """A 4032x3024 JPEG of felt with `codes` laid in one row filling `fraction` of its width, drawn from
+    the app's tile pictures (CC0 artwork the models never trained on as pictures)."""
+    from mahjong_nts.tile_art import tile_png
+
+    rng = np.random.default_rng(0)
+    felt = np.clip(np.array([35, 100, 60]) + rng.normal(0, 5, (3024, 4032, 3)), 0, 255).astype(np.uint8)
+    frame = Image.fromarray(felt)
+    width = round(4032 * fraction / len(codes) / 1.04)
+    x = 1400
+    for code in codes:
+        tile = Image.open(io.BytesIO(tile_png(code, "96x128"))).convert("RGBA")
+        tile = tile.resize((width, round(width * tile.height / tile.width)), Image.Resampling.LANCZOS)
+        frame.paste(tile, (x, 1500), tile)
+        x += round(width * 1.04)
+    out = io.BytesIO()
+    frame.save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
+@pytest.mark.skipif(not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}")
+def test_a_rendered_14_tile_row_filling_a_fifth_of_a_12mp_photo_reads_fully_right() -> None:
+    image = load_image(_row_scene_12mp(ROW, 0.2))
+    found = Recognizer().recognize(image)
+    assert found.codes == ROW  # every tile, in the row's order
+    assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) == 0
