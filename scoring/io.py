@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from scoring.errors import InputError
@@ -23,6 +24,7 @@ KEYS = (
     "self_drawn",
     "flags",
 )
+_KNOWN_KEYS = frozenset(KEYS)
 MELD_KEYS = ("tiles", "open")
 MAX_TEXT = 300
 """Longest text accepted for one value (18 tiles by their longest Dutch names fit); longer is refused here, so
@@ -45,15 +47,14 @@ def _wind(obj: Mapping[str, Any], key: str) -> str:
 def _tiles(value: Any, where: str) -> tuple[str, ...]:
     """A tile string ("123m 11z") or a list of tile strings, sorted canonically."""
     if isinstance(value, str):
-        tiles = _parse(_short_text(value, where), where)
-    elif isinstance(value, list):
-        tiles = []
-        for part in value:
-            if not isinstance(part, str):
-                raise InputError(f"{where}: tiles must be strings, not {quote(part)}")
-            tiles.extend(_parse(_short_text(part, where), where))
-    else:
+        return _parse(_short_text(value, where), where)
+    if not isinstance(value, list):
         raise InputError(f"{where}: expected a tile string like '123m11z', not {type(value).__name__}")
+    tiles: list[str] = []
+    for part in value:
+        if not isinstance(part, str):
+            raise InputError(f"{where}: tiles must be strings, not {quote(part)}")
+        tiles.extend(_parse(_short_text(part, where), where))
     return tuple(sorted(tiles, key=INDEX.__getitem__))
 
 
@@ -64,11 +65,18 @@ def _short_text(text: str, where: str) -> str:
     return text
 
 
-def _parse(text: str, where: str) -> list[str]:
+def _parse(text: str, where: str) -> tuple[str, ...]:
+    """The tiles of `text`, sorted; a bad tile's error located in `where`."""
     try:
-        return parse_tiles(text)
+        return _sorted_tiles(text)
     except InputError as bad:
         raise bad.located(where) from None
+
+
+@lru_cache(maxsize=4096)
+def _sorted_tiles(text: str) -> tuple[str, ...]:
+    """parse_tiles, sorted, remembered per text: a batch repeats its melds, winning tiles and bonus."""
+    return tuple(sorted(parse_tiles(text), key=INDEX.__getitem__))
 
 
 def _meld(value: Any, number: int) -> Meld:
@@ -99,7 +107,7 @@ def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
     if not isinstance(obj, Mapping):
         raise InputError(f"a hand must be a JSON object, not {type(obj).__name__}")
     for key in obj:
-        if key not in KEYS:
+        if key not in _KNOWN_KEYS:
             raise InputError(f"unknown key {quote(key)} (known: {', '.join(KEYS)})")
     role = obj.get("role", "winner")
     required = ["seat_wind", "prevailing_wind", "concealed"] + (["winning_tile"] if role == "winner" else [])

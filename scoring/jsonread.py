@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from scoring.errors import InputError
 
@@ -42,8 +42,7 @@ class JsonError(InputError):
     """Input that is not the JSON asked for; str(e) is one line naming where and what."""
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """One value of an array or one line of JSON Lines: the parsed `value`, or the `error` of that record."""
 
     number: int  # 1-based position among the records

@@ -3,51 +3,34 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
-from scoring import InputError
+from mahjong_nts.messages import one_line
+from scoring.jsonread import read_bytes, show_path
 
 PROG = "mahjong-nts"
 
 
 def fail(message: str, stream: TextIO | None = None) -> int:
     """Write the one-line error of a bad input or usage and return exit code 2."""
-    line = " ".join(str(message).split())
-    print(f"{PROG}: error: {line}", file=stream or sys.stderr)
+    print(f"{PROG}: error: {one_line(message)}", file=stream or sys.stderr)
     return 2
 
 
-def read_text(path: str) -> str:
-    """The text of FILE, or of stdin for `-`; OSError and undecodable bytes become InputError."""
-    try:
-        if path == "-":
-            return sys.stdin.read().removeprefix("\ufeff")
-        with open(path, encoding="utf-8-sig") as handle:  # a byte-order mark (Windows editors) is skipped
-            return handle.read()
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+def input_name(path: str) -> str:
+    """FILE as messages name it: "stdin" for `-`, bytes that are not UTF-8 shown as \\xNN."""
+    return "stdin" if path == "-" else show_path(path)
 
 
-def json_problem(error: json.JSONDecodeError, where: str = "") -> str:
-    """A one-line description of a JSON syntax error, with line and column."""
-    return f"bad JSON{where}: {error.msg} (line {error.lineno}, column {error.colno})"
+def read_input(path: str) -> bytes:
+    """The bytes of FILE, or of stdin for `-` (size-limited); JsonError (an InputError) names the problem.
 
-
-def json_type(value: Any) -> str:
-    """The JSON name of a parsed value's type, for messages ("an array", "null")."""
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return "null" if value is None else type(value).__name__
+    Bytes, not text: invalid UTF-8 is then reported by `scoring.jsonread.decode` alike for stdin and files.
+    """
+    if path == "-" and getattr(sys.stdin, "buffer", None) is None:  # a text stream stands in (tests)
+        return sys.stdin.read().encode("utf-8", "surrogateescape")
+    return read_bytes(path)
 
 
 def fraction(text: str) -> float:

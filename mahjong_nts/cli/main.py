@@ -47,9 +47,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+USAGE = (
+    "usage: mahjong-nts COMMAND ...  (commands: score, settle, recognize, batch)\n"
+    "       mahjong-nts COMMAND --help for its options; mahjong-nts --help for all\n"
+)
+"""What `mahjong-nts` alone prints: short, and without loading any command's module."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv else None)
+    if not argv:
+        sys.stderr.write(USAGE)
+        return 2
+    parser = build_parser(argv[0])
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)

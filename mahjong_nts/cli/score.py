@@ -8,13 +8,16 @@ stderr, exit 2.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from mahjong_nts.cli.common import PROG, fail, json_problem, json_type, read_text
+from mahjong_nts.cli.common import PROG, fail, input_name, read_input
+from mahjong_nts.messages import one_line
 from scoring import InputError, hand_from_dict, ruleset_names, ruleset_title, score_hand
+from scoring.jsonread import Record, json_type, parse_hands
 from scoring.rulesets import DEFAULT_RULESET
 
 # Words of the table the players read; item and limit-hand names come from the engine in both languages.
@@ -66,41 +69,6 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
-class _BadDocument(Exception):
-    """The JSON text as a whole cannot be read; carries the one-line message."""
-
-
-def looks_like_json_lines(text: str) -> bool:
-    """True when the text holds one JSON object per line rather than one (maybe pretty) document."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return len(lines) > 1 and lines[0].startswith("{") and lines[0].endswith("}")
-
-
-def hand_documents(text: str) -> tuple[bool, list[Any]]:
-    """Split the input into hands: (one_hand, items); an item is a parsed value or a JSONDecodeError."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        if not looks_like_json_lines(text):
-            raise _BadDocument(json_problem(error)) from None
-        return False, list(_json_lines(text))
-    if isinstance(document, list):
-        return False, document
-    return True, [document]
-
-
-def _json_lines(text: str) -> Iterator[Any]:
-    """Each non-blank line parsed on its own; a broken line yields its JSONDecodeError."""
-    loads = json.loads
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        try:
-            yield loads(line)
-        except json.JSONDecodeError as error:
-            yield error
-
-
 def score_object(obj: Any) -> dict[str, Any]:
     """The CONTRACT result object for one parsed hand object; InputError when it is malformed."""
     if not isinstance(obj, dict):
@@ -111,46 +79,56 @@ def score_object(obj: Any) -> dict[str, Any]:
 def score_json(path: str, out: TextIO, compact: bool = False) -> int:
     """`score --json FILE`: one result object, or one compact result line per hand of a batch."""
     try:
-        one_hand, items = hand_documents(read_text(path))
+        hands = parse_hands(read_input(path), input_name(path))
     except InputError as error:
         return fail(str(error))
-    except _BadDocument as error:
-        return fail(f"{path}: {error}")
-    if one_hand:
+    if hands.single:
         try:
-            result = score_object(items[0])
+            result = score_object(hands.records[0].value)
         except InputError as error:
             return fail(str(error))
         out.write(json.dumps(result, ensure_ascii=False, indent=None if compact else 2) + "\n")
         return 0
-    return _score_batch(items, out)
+    return _score_batch(hands.records, out)
 
 
-def _score_batch(items: Sequence[Any], out: TextIO) -> int:
+def _score_batch(records: Sequence[Record], out: TextIO) -> int:
     """Score every hand in order; a malformed one gives an error line in its place and exit 1 at the end."""
+    collecting = gc.isenabled()
+    gc.disable()  # thousands of short-lived result dicts and no cycles: the collector would only cost time
+    try:
+        failed = _score_records(records, out.write)
+    finally:
+        if collecting:
+            gc.enable()
+    if failed:
+        print(f"{PROG}: {failed} of {len(records)} hands failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _score_records(records: Sequence[Record], write: Callable[[str], object]) -> int:
+    """Write one result (or error) line per record, 512 lines at a time; returns how many failed."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
-    write = out.write
     failed = 0
     lines: list[str] = []
-    for number, item in enumerate(items, start=1):
+    for record in records:
         try:
-            if isinstance(item, json.JSONDecodeError):
-                raise InputError(json_problem(item, f" in hand {number}"))
-            lines.append(dumps(score_object(item)))
+            if record.error is not None:
+                raise InputError(record.error)
+            lines.append(dumps(score_object(record.value)))
         except InputError as error:
             failed += 1
-            lines.append(dumps({"error": f"hand {number}: {error}"}))
+            lines.append(dumps({"error": f"hand {record.number}: {error}"}))
         except Exception as error:  # an engine bug must not stop the batch nor show a traceback
             failed += 1
-            lines.append(dumps({"error": f"hand {number}: internal error: {type(error).__name__}: {error}"}))
+            problem = f"internal error: {type(error).__name__}: {one_line(error)}"
+            lines.append(dumps({"error": f"hand {record.number}: {problem}"}))
         if len(lines) >= 512:
             write("\n".join(lines) + "\n")
             lines.clear()
     if lines:
         write("\n".join(lines) + "\n")
-    if failed:
-        print(f"{PROG}: {failed} of {len(items)} hands failed", file=sys.stderr)
-    return 1 if failed else 0
+    return failed
 
 
 def parse_meld_option(text: str) -> dict[str, Any]:
@@ -173,7 +151,7 @@ def hand_object_from_args(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError(f"{missing[0]} is required when scoring tiles from the command line")
     role = "loser" if args.loser else "winner"
     obj: dict[str, Any] = {
-        "ruleset": args.ruleset,
+        "ruleset": args.ruleset or DEFAULT_RULESET,
         "role": role,
         "seat_wind": args.seat.upper(),
         "prevailing_wind": args.prevailing.upper(),
@@ -257,11 +235,32 @@ def breakdown_table(result: Mapping[str, Any], lang: str = "nl") -> str:
     return "\n".join(lines)
 
 
+HAND_OPTIONS = (
+    ("--meld", "meld"),
+    ("--concealed-kong", "concealed_kong"),
+    ("--win", "win"),
+    ("--self-drawn", "self_drawn"),
+    ("--seat", "seat"),
+    ("--prevailing", "prevailing"),
+    ("--bonus", "bonus"),
+    ("--flag", "flag"),
+    ("--ruleset", "ruleset"),
+    ("--loser", "loser"),
+    ("--lang", "lang"),
+)
+"""Options that describe the hand given as TILES (or its table); a JSON hand carries its own."""
+
+
 def run_score(args: argparse.Namespace) -> int:
     """Entry of `mahjong-nts score`."""
     if args.json is not None:
         if args.tiles:
             return fail("give either TILES or --json FILE, not both")
+        given = [option for option, name in HAND_OPTIONS if getattr(args, name) not in (None, False, [])]
+        if given:
+            return fail(
+                f"{given[0]} is for TILES on the command line; with --json each hand gives it in its JSON"
+            )
         return score_json(args.json, sys.stdout, compact=args.compact)
     if not args.tiles:
         return fail("give the concealed TILES (e.g. 234m567p777z88s) or --json FILE")
@@ -272,7 +271,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.json_out:
         print(json.dumps(result, ensure_ascii=False, indent=None if args.compact else 2))
     else:
-        print(breakdown_table(result, args.lang))
+        print(breakdown_table(result, args.lang or "nl"))
     return 0
 
 
@@ -324,12 +323,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--ruleset",
         choices=names,
-        default=DEFAULT_RULESET,
+        default=None,
         help="; ".join(f"{name}: {ruleset_title(name, 'en')}" for name in names)
         + f" (default {DEFAULT_RULESET})",
     )
     parser.add_argument("--loser", action="store_true", help="score a losing hand")
-    parser.add_argument("--lang", choices=("nl", "en"), default="nl", help="language of the table (nl)")
+    parser.add_argument("--lang", choices=("nl", "en"), help="language of the table (default nl)")
     parser.add_argument("--json-out", action="store_true", help="print the JSON result instead of the table")
     parser.add_argument("--compact", action="store_true", help="one-line JSON for a single result")
     parser.set_defaults(run=run_score)

@@ -6,19 +6,16 @@ import argparse
 import json
 from typing import Any
 
-from mahjong_nts.cli.common import fail, json_problem, json_type, read_text
+from mahjong_nts.cli.common import fail, input_name, read_input
 from scoring import InputError
+from scoring.jsonread import json_type, parse, quote
 from scoring.settlement import settle
 
 
 def run_settle(args: argparse.Namespace) -> int:
     """Entry of `mahjong-nts settle --json FILE`: {"scores": {...}, "winner": "S"} → each seat's change."""
     try:
-        text = read_text(args.json)
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{args.json}: {json_problem(error)}") from None
+        document = parse(read_input(args.json), input_name(args.json))
         print(json.dumps(settle_object(document)))
     except InputError as error:
         return fail(str(error))
@@ -31,7 +28,7 @@ def settle_object(document: Any) -> dict[str, int]:
         raise InputError(f"settle input must be a JSON object, not {json_type(document)}")
     unknown = sorted(set(document) - {"scores", "winner"})
     if unknown:
-        raise InputError(f"unknown key {unknown[0]!r} (expected 'scores' and 'winner')")
+        raise InputError(f"unknown key {quote(unknown[0])} (expected 'scores' and 'winner')")
     if "scores" not in document:
         raise InputError("missing key 'scores'")
     if "winner" not in document:
