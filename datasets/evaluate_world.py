@@ -102,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     ap.add_argument("--12mp", dest="twelve_mp", action="store_true", help="scenes upscaled to 4032x3024")
     ap.add_argument("--no-zoom", action="store_true", help="without the zoomed reading of small tiles")
+    ap.add_argument(
+        "--square-detector-input",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="stretch photos to the detector's square (default: labels.json's choice)",
+    )
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
     args = ap.parse_args(argv)
     if not (args.folder / "kinds.json").is_file():

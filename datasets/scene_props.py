@@ -160,3 +160,35 @@ def rack(canvas: np.ndarray, x0: int, x1: int, y: int, height: int, rng: np.rand
 
 NEGATIVES = (keyboard, window_grid, domino, playing_card)
 """Things drawn at tile size that are not tiles."""
+
+
+def backdrop(canvas: np.ndarray, horizon: int, rng: np.random.Generator) -> None:
+    """What stands behind a table seen from a low angle, above `horizon` (in place, 8-bit canvas): a
+    bookshelf of spines with titles, a plain wall, or a cupboard of panes."""
+    w = canvas.shape[1]
+    kind = rng.choice(["books", "wall", "panes"], p=[0.45, 0.35, 0.2])
+    if kind == "wall":
+        tone = rng.uniform(120, 240, 3)
+        canvas[:horizon] = np.clip(tone * (1 + 0.05 * _noise(horizon, w, rng, 10)[:, :, None]), 0, 255)
+        return
+    if kind == "panes":
+        canvas[:horizon] = rng.uniform(40, 200, 3)
+        window_grid(
+            canvas, int(rng.uniform(-0.1, 0.3) * w), 0, max(int(horizon * rng.uniform(0.2, 0.45)), 8), rng
+        )
+        return
+    canvas[:horizon] = rng.uniform(20, 90, 3)
+    x = int(rng.uniform(-20, 0))
+    shelf = int(horizon * rng.uniform(0.05, 0.2))
+    while x < w:
+        spine = int(rng.uniform(0.015, 0.05) * w) + 2
+        top = int(rng.uniform(0.0, 0.35) * horizon)
+        colour = rng.uniform(20, 240, 3)
+        cv2.rectangle(canvas, (x, top), (x + spine, horizon - shelf), colour.tolist(), -1)
+        ink = (255 - colour).tolist() if rng.random() < 0.5 else (20, 20, 20)
+        for k in range(int(rng.integers(1, 5))):
+            ty = top + int((k + 1) * (horizon - shelf - top) / 6)
+            cv2.putText(canvas, str(rng.choice(list("ABCDEFGHKMNPRSTXZ0123456789"))), (x + 1, ty),
+                        cv2.FONT_HERSHEY_SIMPLEX, max(spine / 40, 0.25), ink, 1)  # fmt: skip
+        x += spine + int(rng.integers(0, 3))
+    cv2.rectangle(canvas, (0, horizon - shelf), (w, horizon), rng.uniform(60, 200, 3).tolist(), -1)

@@ -8,7 +8,9 @@ Each scene is one set (one artwork, one body style) on one table, of one kind:
 - `scatter`: tiles lying at any angle, any way up;
 - `distance`: a hand small in the frame (tiles 2-5 % of its width), drawn at twice the size, clutter around;
 - `closeup`: a few tiles filling the frame;
-- `clutter`: hard negatives (keyboard keys, window panes, dominoes, playing cards), few or no tiles.
+- `clutter`: hard negatives (keyboard keys, window panes, dominoes, playing cards), few or no tiles;
+- `standing`: tiles standing upright, alone or in short rows, seen from a low angle across the table
+  (nearer ones larger), a bookshelf, wall or cupboard behind.
 
 Faces come from `datasets.faces` (every artwork, split by artwork into train and held-out); without it the
 CC0 FluffyStuff faces are used. Written as YOLO folders (class = LABELS index) with `kinds.json` (scene ->
@@ -27,12 +29,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.scene_props import NEGATIVES, rack, surface
+from datasets.scene_props import NEGATIVES, backdrop, rack, surface
 from datasets.tile_bodies import TileStyle, paste, random_style, tile_sprite, turned
 from datasets.yolo import BACK, LABELS
 
-KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter")
-KIND_WEIGHTS = (0.3, 0.2, 0.15, 0.15, 0.1, 0.1)
+KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter", "standing")
+KIND_WEIGHTS = (0.25, 0.15, 0.12, 0.13, 0.1, 0.1, 0.15)
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
 DISTANCE_ZOOM = 2
 """`distance` scenes are drawn this many times larger than SIZES (their small tiles keep real pixels)."""
@@ -238,6 +240,51 @@ def lay_scatter(s: Scene, tile_w: float, elevation: float) -> None:
             )
 
 
+def lay_standing(s: Scene, tile_w: float, elevation: float) -> None:
+    """Tiles standing upright on the table seen from a low angle, the far ones smaller, a backdrop above the
+    table's far edge; alone or in short rows, drawn far to near so the near ones hide what they cover."""
+    rng = s.rng
+    horizon = int(rng.uniform(0.15, 0.5) * s.h)
+    drawn = np.clip(s.canvas, 0, 255).astype(np.uint8)
+    backdrop(drawn, horizon, rng)
+    s.canvas = drawn.astype(np.float32)
+    spots = []
+    for _ in range(int(rng.integers(4, 16))):
+        depth = rng.uniform(0.0, 1.0)  # 0 far (at the horizon), 1 near (bottom of the photo)
+        spots.append(
+            (depth, rng.uniform(0.0, 0.92) * s.w, int(rng.integers(1, 4)) if rng.random() < 0.4 else 1)
+        )
+    taken: list[tuple[int, int, int, int]] = []
+    for depth, x, run in sorted(spots):
+        width = tile_w * (0.55 + 0.9 * depth)
+        y = horizon + depth * (s.h - horizon) - width * 1.3
+        for _ in range(run):
+            box = (int(x), int(y), int(x + width), int(y + width * 1.5))
+            if any(_overlap(box, t) > 0.12 for t in taken):
+                break
+            placed = s.tile(
+                s.random_code(0.06),
+                width,
+                x,
+                max(y, horizon - width),
+                "standing",
+                elevation,
+                rng.normal(0, 3),
+            )
+            if placed:
+                taken.append(placed)
+            x += width * rng.uniform(1.0, 1.08)
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """Intersection of two boxes over the smaller one's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max(min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])), 1)
+
+
 def finish(
     img: np.ndarray, boxes: list[Box], rng: np.random.Generator, warp: float
 ) -> tuple[np.ndarray, list[Box]]:
@@ -325,6 +372,9 @@ def render_scene(
             x += ((box[2] - box[0]) if box else tile_w) * rng.uniform(1.0, 1.2)
             if x > s.w:
                 break
+    elif kind == "standing":
+        lay_standing(s, rng.uniform(0.06, 0.11) * max(size), rng.uniform(0.15, 0.6))
+        warp = 0.04
     else:  # clutter
         size_px = rng.uniform(0.05, 0.12) * side
         s.negatives(int(rng.integers(2, 6)), size_px)
