@@ -11,7 +11,7 @@ from fake_models import code_for, draw_tile, write_fake_models
 from PIL import Image
 
 from mahjong_nts.cli.main import main
-from mahjong_nts.cli.recognize import group_codes
+from mahjong_nts.reading.tiles import grouped_codes as group_codes
 
 
 @pytest.fixture(scope="module")

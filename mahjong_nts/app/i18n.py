@@ -174,6 +174,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "capped": ("(maximaal 2000)", "(capped at 2000)"),
     "limit_hand": ("Limietspel: {name} — {value} punten", "Limit hand: {name} — {value} points"),
     "sets_read": ("Zo is de hand geteld", "How the hand was counted"),
+    "score_input": (
+        "De hand zoals de scorer hem kreeg (score --json)",
+        "The hand as the scorer got it (score --json)",
+    ),
     "col_set": ("Set", "Set"),
     "col_kind": ("Soort", "Kind"),
     "col_open": ("Open", "Open"),

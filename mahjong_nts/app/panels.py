@@ -196,6 +196,9 @@ def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winn
     if sets:
         with st.expander(t(lang, "sets_read")):
             st.table(sets_frame(sets, lang), hide_index=True)
+    if evaluation.hand is not None:
+        with st.expander(t(lang, "score_input")):
+            st.json(evaluation.hand, expanded=True)
 
 
 def breakdown_frame(items: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:

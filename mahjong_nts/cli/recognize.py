@@ -1,4 +1,5 @@
-"""`mahjong-nts recognize IMAGE... [--json]`: tiles per photo as JSON lines or a readable summary."""
+"""`mahjong-nts recognize IMAGE... [--json | --hand]`: tiles per photo as JSON lines or a readable summary;
+with --hand also the hand they propose (`mahjong_nts.reading`), as the `score` command takes it."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from mahjong_nts.cli.common import fraction
+from mahjong_nts.reading.hand import hand_json
+from mahjong_nts.reading.tiles import grouped_codes, tiles_from_detections
 from recognizer.annotate import UNCERTAIN_BELOW
 from recognizer.detections import Detections
 from recognizer.errors import ImageError, ModelError
 from recognizer.imageio import LoadedImage, load_image
+from recognizer.labels import LABELS
 from recognizer.pipeline import Recognizer, get_recognizer
 
 
@@ -25,6 +29,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG or WebP photos")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line on stdout")
+    parser.add_argument(
+        "--hand",
+        action="store_true",
+        help='JSON lines with the proposed hand too: "hand" (the score input, or null and a "reason") '
+        'and "assumed" (what was assumed, how sure)',
+    )
     parser.add_argument(
         "--annotate", metavar="OUT_DIR", type=Path, help="also write each photo with boxes drawn"
     )
@@ -58,19 +68,28 @@ def run(args: argparse.Namespace) -> int:
     for index, name in enumerate(args.images, start=1):
         if len(args.images) > 1:
             print(f"[{index}/{len(args.images)}] {name}", file=sys.stderr)
-        record = recognize_one(recognizer, name, args.min_confidence, args.annotate, used_names)
+        record = recognize_one(recognizer, name, args.min_confidence, args.annotate, used_names, args.hand)
         failures += record["error"] is not None
-        print(json.dumps(record, ensure_ascii=False) if args.json else summary(record), flush=True)
+        as_json = args.json or args.hand
+        print(json.dumps(record, ensure_ascii=False) if as_json else summary(record), flush=True)
     if failures:
         print(f"mahjong-nts recognize: {failures} of {len(args.images)} photos failed", file=sys.stderr)
     return 1 if failures else 0
 
 
 def recognize_one(
-    recognizer: Recognizer, name: str, min_confidence: float, annotate_dir: Path | None, used_names: set[str]
+    recognizer: Recognizer,
+    name: str,
+    min_confidence: float,
+    annotate_dir: Path | None,
+    used_names: set[str],
+    with_hand: bool = False,
 ) -> dict[str, Any]:
-    """The CONTRACT object for one photo; a photo that cannot be read gives `error` and no tiles."""
+    """The CONTRACT object for one photo; a photo that cannot be read gives `error` and no tiles (and with
+    `with_hand`, "hand": null and its reason)."""
     record: dict[str, Any] = {"image": name, "width": None, "height": None, "error": None, "tiles": []}
+    if with_hand:
+        record.update(hand=None, assumed=[], reason="the photo could not be read")
     try:
         image = load_image(name)
         record["width"], record["height"] = image.width, image.height
@@ -85,6 +104,8 @@ def recognize_one(
         return record
     detections = detections[detections.confidence >= min_confidence]
     record["tiles"] = detections.to_records()
+    if with_hand:
+        record.update(hand_json(tiles_from_detections(detections, LABELS)))
     if annotate_dir is not None:
         try:
             record["annotated"] = str(write_annotated(image, detections, annotate_dir, name, used_names))
@@ -114,19 +135,6 @@ def write_annotated(
     return target
 
 
-def group_codes(codes: list[str]) -> str:
-    """Codes in the given order, consecutive tiles of one suit grouped: 1z 1z 1p 2p -> "11z 12p"."""
-    groups: list[tuple[str, str]] = []
-    for code in codes:
-        if code == "back":
-            groups.append(("", "back"))
-        elif groups and groups[-1][0] == code[-1]:
-            groups[-1] = (code[-1], groups[-1][1] + code[:-1])
-        else:
-            groups.append((code[-1], code[:-1]))
-    return " ".join(digits + suit for suit, digits in groups)
-
-
 def summary(record: dict[str, Any]) -> str:
     """Readable lines for one photo: size, tile count, codes per row, uncertain tiles."""
     if record["error"]:
@@ -137,7 +145,7 @@ def summary(record: dict[str, Any]) -> str:
         lines.append("  no tiles found: is the hand in the photo, lit and in focus?")
     for row in sorted({t["row"] for t in tiles}):
         codes = [t["code"] for t in tiles if t["row"] == row]
-        lines.append(f"  row {row + 1}: {group_codes(codes)}")
+        lines.append(f"  row {row + 1}: {grouped_codes(codes)}")
     unsure = [f"{t['code']} {t['confidence']:.2f}" for t in tiles if t["confidence"] < UNCERTAIN_BELOW]
     if unsure:
         lines.append(f"  uncertain: {', '.join(unsure)}")

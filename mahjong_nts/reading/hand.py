@@ -14,7 +14,7 @@ from typing import Any
 
 from mahjong_nts.reading.table import GUESS, HAND_SIZE, SURE, Assumption, TableReading, read_table
 from mahjong_nts.reading.tiles import BACK, TileRead, is_bonus
-from scoring import InputError, format_tiles, parse_tiles
+from scoring import InputError, format_tiles, hand_from_dict, hand_to_dict, parse_tiles
 from scoring.rulesets import DEFAULT_RULESET
 
 CONTEXT_KEYS = ("role", "ruleset", "seat_wind", "prevailing_wind", "self_drawn", "flags")
@@ -103,6 +103,17 @@ def propose_hand(tiles: Sequence[TileRead], given: Mapping[str, Any]) -> Propose
                 Assumption(f"winning_tile {hand['winning_tile']} (last tile read)", GUESS, "winning_tile")
             )
     return ProposedHand(hand, reading, tuple(assumed))
+
+
+def hand_json(tiles: Sequence[TileRead], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON of `recognize --hand` for one photo: {"hand": the `score` input (validated, as `score` reads
+    it) or null, "assumed": [{"what", "sure"}], "reason": why there is no hand, or null}."""
+    try:
+        proposed = propose_hand(tiles, given or {})
+        hand = hand_to_dict(hand_from_dict(proposed.hand))
+    except InputError as problem:
+        return {"hand": None, "assumed": [], "reason": " ".join(str(problem).split())}
+    return {"hand": hand, "assumed": [a.to_dict() for a in proposed.assumed], "reason": None}
 
 
 def _one_row(tiles: Sequence[TileRead]) -> list[TileRead]:
