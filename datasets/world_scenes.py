@@ -36,6 +36,8 @@ from datasets.yolo import BACK, LABELS
 KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter", "standing")
 KIND_WEIGHTS = (0.25, 0.15, 0.12, 0.13, 0.1, 0.1, 0.15)
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
+FULL_SET = 30
+"""An artwork with at least this many codes can be a scene's set; smaller ones (drawn flowers) lend faces."""
 DISTANCE_ZOOM = 2
 """`distance` scenes are drawn this many times larger than SIZES (their small tiles keep real pixels)."""
 Bank = dict[str, dict[str, list[np.ndarray]]]
@@ -76,7 +78,7 @@ class Scene:
         self.canvas = surface(self.w, self.h, rng)
         self.style: TileStyle = random_style(rng)
         self.boxes: list[Box] = []
-        self.codes = sorted(art)
+        self.codes = sorted({code for faces in full.values() for code in faces})  # ... lent what it lacks
 
     def face(self, code: str) -> np.ndarray | None:
         """One face image of `code` in this scene's artwork (another artwork's if this one lacks it)."""
@@ -335,8 +337,8 @@ def render_scene(
     bank: Bank, rng: np.random.Generator, kind: str, size: tuple[int, int]
 ) -> tuple[np.ndarray, list[Box], str]:
     """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows."""
-    artworks = sorted(bank)
-    artwork = artworks[int(rng.integers(len(artworks)))]
+    artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
+    artwork = artworks[int(rng.integers(len(artworks)))]  # a scene shows one set ...
     if kind == "distance":  # a photo from across the table keeps its pixels: drawn at twice the size
         size = (size[0] * DISTANCE_ZOOM, size[1] * DISTANCE_ZOOM)
     s = Scene(size, rng, bank[artwork], bank)
