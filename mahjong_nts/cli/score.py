@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from mahjong_nts.cli.common import PROG, fail, input_name, read_input
+from mahjong_nts.cli.waits import add_waits_option, waits_object, waits_table
 from mahjong_nts.messages import one_line
-from scoring import InputError, hand_from_dict, ruleset_names, ruleset_title, score_hand
+from scoring import InputError, describe, hand_from_dict, ruleset_names, ruleset_title, score_hand
 from scoring.jsonread import Record, json_type, parse_hands
 from scoring.rulesets import DEFAULT_RULESET
 
@@ -76,28 +77,33 @@ def score_object(obj: Any) -> dict[str, Any]:
     return score_hand(hand_from_dict(obj)).to_dict()
 
 
-def score_json(path: str, out: TextIO, compact: bool = False) -> int:
-    """`score --json FILE`: one result object, or one compact result line per hand of a batch."""
+def score_json(
+    path: str, out: TextIO, compact: bool = False, per_hand: Callable[[Any], dict[str, Any]] = score_object
+) -> int:
+    """`score --json FILE`: one result object, or one compact result line per hand of a batch; `per_hand`
+    makes each hand's object (its score, or with --waits its waits)."""
     try:
         hands = parse_hands(read_input(path), input_name(path))
     except InputError as error:
         return fail(str(error))
     if hands.single:
         try:
-            result = score_object(hands.records[0].value)
+            result = per_hand(hands.records[0].value)
         except InputError as error:
             return fail(str(error))
         out.write(json.dumps(result, ensure_ascii=False, indent=None if compact else 2) + "\n")
         return 0
-    return _score_batch(hands.records, out)
+    return _score_batch(hands.records, out, per_hand)
 
 
-def _score_batch(records: Sequence[Record], out: TextIO) -> int:
+def _score_batch(
+    records: Sequence[Record], out: TextIO, per_hand: Callable[[Any], dict[str, Any]] = score_object
+) -> int:
     """Score every hand in order; a malformed one gives an error line in its place and exit 1 at the end."""
     collecting = gc.isenabled()
     gc.disable()  # thousands of short-lived result dicts and no cycles: the collector would only cost time
     try:
-        failed = _score_records(records, out.write)
+        failed = _score_records(records, out.write, per_hand)
     finally:
         if collecting:
             gc.enable()
@@ -106,7 +112,11 @@ def _score_batch(records: Sequence[Record], out: TextIO) -> int:
     return 1 if failed else 0
 
 
-def _score_records(records: Sequence[Record], write: Callable[[str], object]) -> int:
+def _score_records(
+    records: Sequence[Record],
+    write: Callable[[str], object],
+    per_hand: Callable[[Any], dict[str, Any]] = score_object,
+) -> int:
     """Write one result (or error) line per record, 512 lines at a time; returns how many failed."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     failed = 0
@@ -115,7 +125,7 @@ def _score_records(records: Sequence[Record], write: Callable[[str], object]) ->
         try:
             if record.error is not None:
                 raise InputError(record.error)
-            lines.append(dumps(score_object(record.value)))
+            lines.append(dumps(per_hand(record.value)))
         except InputError as error:
             failed += 1
             lines.append(dumps({"error": f"hand {record.number}: {error}"}))
@@ -143,7 +153,7 @@ def parse_meld_option(text: str) -> dict[str, Any]:
 
 
 def hand_object_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The CONTRACT input object for the hand given as command-line options."""
+    """The CONTRACT input object for the hand given as command-line options (no winning tile for --waits)."""
     missing = [
         option for option, value in (("--seat", args.seat), ("--prevailing", args.prevailing)) if not value
     ]
@@ -162,9 +172,10 @@ def hand_object_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "flags": list(args.flag),
     }
     if role == "winner":
-        if not args.win:
+        if not args.win and not getattr(args, "waits", False):
             raise InputError("--win TILE is required for a winner (or give --loser)")
-        obj["winning_tile"] = args.win
+        if args.win:
+            obj["winning_tile"] = args.win
         obj["self_drawn"] = bool(args.self_drawn)
     elif args.win or args.self_drawn:
         raise InputError("--win and --self-drawn are for the winner, not with --loser")
@@ -261,17 +272,20 @@ def run_score(args: argparse.Namespace) -> int:
             return fail(
                 f"{given[0]} is for TILES on the command line; with --json each hand gives it in its JSON"
             )
-        return score_json(args.json, sys.stdout, compact=args.compact)
+        per_hand = waits_object if args.waits else score_object
+        return score_json(args.json, sys.stdout, compact=args.compact, per_hand=per_hand)
     if not args.tiles:
         return fail("give the concealed TILES (e.g. 234m567p777z88s) or --json FILE")
+    lang = args.lang or "nl"
     try:
-        result = score_object(hand_object_from_args(args))
-    except InputError as error:
-        return fail(str(error))
+        obj = hand_object_from_args(args)
+        result = waits_object(obj) if args.waits else score_object(obj)
+    except InputError as error:  # the table's reader gets it in the table's language; JSON keeps English
+        return fail(str(error) if args.json_out else describe(error, lang))
     if args.json_out:
         print(json.dumps(result, ensure_ascii=False, indent=None if args.compact else 2))
     else:
-        print(breakdown_table(result, args.lang or "nl"))
+        print(waits_table(result, lang) if args.waits else breakdown_table(result, lang))
     return 0
 
 
@@ -329,6 +343,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--loser", action="store_true", help="score a losing hand")
     parser.add_argument("--lang", choices=("nl", "en"), help="language of the table (default nl)")
+    add_waits_option(parser)
     parser.add_argument("--json-out", action="store_true", help="print the JSON result instead of the table")
     parser.add_argument("--compact", action="store_true", help="one-line JSON for a single result")
     parser.set_defaults(run=run_score)
