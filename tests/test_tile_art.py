@@ -17,7 +17,16 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from mahjong_nts.tile_art import CODES, SIZES, hand_html, tile_data_uri, tile_label, tile_png
+from mahjong_nts.tile_art import (
+    CODES,
+    SIZES,
+    hand_html,
+    sprite_tile,
+    tile_data_uri,
+    tile_label,
+    tile_png,
+    tile_sprite,
+)
 from scoring import TILE_CODES, TileError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,3 +129,17 @@ def test_the_script_draws_the_same_pictures(tmp_path: Path) -> None:
     )
     for path in ART.glob("*/*.png"):
         assert (tmp_path / path.relative_to(ART)).read_bytes() == path.read_bytes(), path.name
+
+
+def test_a_sprite_holds_each_picture_once_and_tiles_draw_from_it() -> None:
+    sprite = tile_sprite(["1m", "5z", "1m", "back"])
+    assert re.findall(r'<symbol id="tile-([^"]+)"', sprite) == ["1m", "5z", "back"]
+    assert sprite.count(tile_data_uri("1m", "96x128")) == 1
+    drawn = sprite_tile("5z", 40)
+    assert '<use href="#tile-5z"' in drawn and 'width="30" height="40"' in drawn
+    assert "<title>Witte draak</title>" in drawn
+    assert "<title>tile 3: &lt;6z&gt;</title>" in sprite_tile("6z", 40, label="tile 3: <6z>")
+    with pytest.raises(TileError):
+        sprite_tile("9z")
+    with pytest.raises(ValueError, match="48x64"):
+        tile_sprite(["1m"], "1x1")

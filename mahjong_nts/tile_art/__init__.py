@@ -29,13 +29,19 @@ def tile_label(code: str, lang: str = "nl") -> str:
     return tile_name(code, lang)
 
 
+def _check_size(size: str) -> tuple[int, int]:
+    """(width, height) of a picture size; ValueError naming the sizes there are."""
+    if size not in SIZES:
+        raise ValueError(f"tile pictures come in {', '.join(SIZES)}, not {size!r}")
+    return SIZES[size]
+
+
 @cache
 def tile_png(code: str, size: str = "48x64") -> bytes:
     """The PNG of a tile (`code` one of CODES) in `size` (a key of SIZES)."""
     if code not in CODES:
         raise TileError.of("unknown_tile", token=code)
-    if size not in SIZES:
-        raise ValueError(f"tile pictures come in {', '.join(SIZES)}, not {size!r}")
+    _check_size(size)
     return resources.files(__name__).joinpath(size, f"{code}.png").read_bytes()
 
 
@@ -64,3 +70,26 @@ def hand_html(codes: Iterable[str], size: int = 48, lang: str = "nl") -> str:
     if not images:
         return ""
     return f'<span class="tiles" style="display:inline-flex;gap:{max(size // 16, 1)}px">{images}</span>'
+
+
+def tile_sprite(codes: Iterable[str], size: str = "96x128") -> str:
+    """A hidden `<svg>` holding each distinct code's picture once (`<symbol id="tile-CODE">`), for pages that
+    show many tiles: `sprite_tile` draws one by reference, so a long page carries every picture once."""
+    width, height = _check_size(size)
+    symbols = "".join(
+        f'<symbol id="tile-{code}" viewBox="0 0 {width} {height}">'
+        f'<image href="{tile_data_uri(code, size)}" width="{width}" height="{height}"></image></symbol>'
+        for code in dict.fromkeys(codes)
+    )
+    return f'<svg width="0" height="0" style="position:absolute" aria-hidden="true">{symbols}</svg>'
+
+
+def sprite_tile(code: str, height: int = 40, label: str | None = None, lang: str = "nl") -> str:
+    """One tile drawn from the page's `tile_sprite`, `height` CSS pixels high, titled `label` (its name)."""
+    if code not in CODES:
+        raise TileError.of("unknown_tile", token=code)
+    text = html.escape(label if label is not None else tile_label(code, lang), quote=True)
+    return (
+        f'<svg class="tile" width="{round(height * 3 / 4)}" height="{height}" viewBox="0 0 3 4" role="img" '
+        f'aria-label="{text}"><title>{text}</title><use href="#tile-{code}" width="3" height="4"></use></svg>'
+    )
