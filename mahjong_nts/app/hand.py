@@ -130,6 +130,7 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
         given["self_drawn"] = editor.self_drawn
         if editor.winning_tile in editor.codes:
             given["winning_tile"] = editor.winning_tile
+    assumed: tuple[Assumption, ...] = ()
     try:
         if not editor.tiles:
             raise HandProblem("no_tiles", "no tiles yet")
@@ -139,7 +140,7 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
             if "face-down" in str(problem):
                 raise HandProblem("face_down_left", str(problem), count=editor.face_down) from None
             raise
-        reading = proposed.reading
+        reading, assumed = proposed.reading, proposed.assumed
         melds: list[dict[str, Any]] = []
         laid: list[ProposedSet] = []
         kongs: list[str] = []
@@ -169,7 +170,7 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
             result = score_dict(hand)
         return Evaluation(hand, result, sets, tuple(laid), tuple(kongs), proposed.assumed, notes=tuple(notes))
     except InputError as problem:
-        return Evaluation(problem=problem, notes=tuple(notes))
+        return Evaluation(problem=problem, assumed=assumed, notes=tuple(notes))
 
 
 def _check_in_hand(codes: Sequence[str], melds: Sequence[str], typed: Sequence[Sequence[str]]) -> None:

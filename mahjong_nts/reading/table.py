@@ -9,7 +9,7 @@ The rules, in the order they are applied (docs/READING.md says the same for play
 2. **Bonus.** Flowers and seasons are bonus tiles.
 3. **Groups.** A row splits into groups where the gap between two neighbouring tiles is wider than half a
    tile; each row of a hand of several rows is a group of its own.
-4. **Concealed kongs.** Four neighbouring tiles of one group with two face-down tiles and two equal face-up
+4. **Concealed kongs.** Four neighbouring tiles of one row with two face-down tiles and two equal face-up
    ones (NTS lays them `back X X back` or `X back back X`), or one face-down and three equal, are a
    concealed kong.
 5. **Open sets.** When the hand lies in more than one group, the largest is the rack; a group apart from it
@@ -98,8 +98,9 @@ def read_table(tiles: Sequence[TileRead], role: str = "winner") -> TableReading:
     assumed: list[Assumption] = []
     hand = _hand_places(tiles, role, assumed)
     bonus = tuple(dict.fromkeys(tiles[i].code for i in hand if is_bonus(tiles[i].code)))
-    groups = _groups(tiles, [i for i in hand if not is_bonus(tiles[i].code)])
-    melds = _concealed_kongs(tiles, groups, assumed)
+    playing = [i for i in hand if not is_bonus(tiles[i].code)]
+    groups = _groups(tiles, playing)
+    melds = _concealed_kongs(tiles, list(_by_row(tiles, playing).values()), assumed)
     used = {place for meld in melds for place in meld.places}
     apart = _laid_apart(tiles, groups, used, melds, assumed)
     used |= {place for meld in melds for place in meld.places}
@@ -161,13 +162,18 @@ def _hand_places(tiles: Sequence[TileRead], role: str, assumed: list[Assumption]
     return [i for i in every if tiles[i].row in chosen]
 
 
-def _groups(tiles: Sequence[TileRead], places: Sequence[int]) -> list[list[int]]:
-    """The places split into groups: by row, then where two neighbours lie more than half a tile apart."""
+def _by_row(tiles: Sequence[TileRead], places: Sequence[int]) -> dict[int | None, list[int]]:
+    """The places per row of the photo, in reading order."""
     by_row: dict[int | None, list[int]] = {}
     for i in places:
         by_row.setdefault(tiles[i].row, []).append(i)
+    return by_row
+
+
+def _groups(tiles: Sequence[TileRead], places: Sequence[int]) -> list[list[int]]:
+    """The places split into groups: by row, then where two neighbours lie more than half a tile apart."""
     groups: list[list[int]] = []
-    for line in by_row.values():
+    for line in _by_row(tiles, places).values():
         widths = [b[2] - b[0] for b in (tiles[i].box for i in line) if b is not None]
         width = statistics.median(widths) if widths else 0.0
         group: list[int] = []
@@ -190,7 +196,8 @@ def _groups(tiles: Sequence[TileRead], places: Sequence[int]) -> list[list[int]]
 def _concealed_kongs(
     tiles: Sequence[TileRead], groups: Sequence[Sequence[int]], assumed: list[Assumption]
 ) -> list[ProposedMeld]:
-    """Windows of four neighbours in a group: two (then one) face-down tiles, the rest equal face-up."""
+    """Windows of four neighbours in a row: two (then one) face-down tiles, the rest equal face-up (gaps
+    do not matter: the face-down tiles say enough, and boxes of face-down tiles are often drawn smaller)."""
     melds: list[ProposedMeld] = []
     for group in groups:
         used = [False] * len(group)
