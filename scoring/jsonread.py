@@ -5,7 +5,8 @@ Every reader goes through `decode` (bytes or text; invalid UTF-8 reported the sa
 a byte-order mark skipped) and `parse` (size, nesting depth and over-long integers checked, NaN refused).
 `parse_hands` reads what `score --json` accepts: one value, a JSON array, or JSON Lines, where each line is
 its own record with its own value or error (split on "\\n" only, so U+2028 inside a string stays inside).
-`quote` shows a value in a message without echoing a megabyte of it.
+`quote` shows a value in a message without echoing a megabyte of it; `show_path` and `dumps` keep file names
+that are not UTF-8 (surrogate escapes) readable in messages and exact in JSON written back out.
 """
 
 from __future__ import annotations
@@ -258,3 +259,15 @@ def show_path(path: str) -> str:
         return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # a lone surrogate that no byte gave
         return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def dumps(value: Any, compact: bool = False) -> str:
+    """JSON text of `value` that always encodes as UTF-8: readable (ensure_ascii off) unless a string holds a
+    lone surrogate (a file name that was not UTF-8), then escaped as \\udcff, which reads back exactly."""
+    separators = (",", ":") if compact else None
+    text = json.dumps(value, ensure_ascii=False, separators=separators)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, separators=separators)
+    return text

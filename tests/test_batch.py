@@ -286,7 +286,7 @@ def test_default_out_is_inside_folder_and_never_read_back(tmp_path: Path, capsys
 @pytest.mark.parametrize(
     ("sidecar", "error"),
     [
-        ("{not json", "sidecar hand1.json: not valid JSON"),
+        ("{not json", "sidecar hand1.json: bad JSON"),
         ('{"seat": "S"}', "sidecar hand1.json: unknown key 'seat'"),
         ('["S"]', "sidecar hand1.json: must hold one JSON object"),
         ('{"seat_wind": "X"}', "hand: "),
@@ -312,7 +312,7 @@ def test_bad_sidecar_is_that_photos_error_only(tmp_path: Path, sidecar: str, err
     [
         ('{"seat": "S"}', "defaults.json: unknown key 'seat'"),
         ('{"concealed": "123m"}', "defaults.json: 'concealed' differs per photo"),
-        ("[", "defaults.json: not valid JSON"),
+        ("[", "defaults.json: bad JSON"),
     ],
 )
 def test_broken_defaults_json_stops_with_exit_2(tmp_path: Path, capsys, defaults: str, message: str) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mahjong_nts.batch.suggest import suggestion_text
+from scoring.jsonread import dumps, show_path
 
 CSV_COLUMNS = (
     "file",
@@ -72,8 +72,8 @@ def fsync_folder(folder: Path) -> None:
 
 
 def json_line(record: Mapping[str, Any]) -> str:
-    """One record as one line of JSON (UTF-8 kept readable)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    """One record as one line of JSON: UTF-8 kept readable, a file name that is not UTF-8 kept exact."""
+    return dumps(record, compact=True) + "\n"
 
 
 def write_jsonl(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
@@ -87,8 +87,21 @@ def write_csv(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for record in records:
-        writer.writerow(csv_row(record))
+        writer.writerow({key: spreadsheet_text(value) for key, value in csv_row(record).items()})
     atomic_write_text(path, buffer.getvalue())
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet takes as the start of a formula (CSV injection, OWASP)."""
+
+
+def spreadsheet_text(value: Any) -> Any:
+    """A CSV cell as a spreadsheet should show it: text starting like a formula gets a leading apostrophe
+    (shown as text, not run); a file name that is not UTF-8 is shown with \\xNN. Numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    text = show_path(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 def csv_row(record: Mapping[str, Any]) -> dict[str, Any]:

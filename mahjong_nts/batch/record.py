@@ -33,7 +33,7 @@ def read_records(path: Path) -> dict[str, dict[str, Any]]:
     """The last complete record per file in results.jsonl; unreadable lines (a torn tail) are skipped."""
     records: dict[str, dict[str, Any]] = {}
     try:
-        lines = path.read_bytes().splitlines()
+        lines = path.read_bytes().split(b"\n")
     except FileNotFoundError:
         return records
     for line in lines:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from urllib.parse import quote
 from mahjong_nts.batch.outputs import confidence_stats, hand_text, outcome_counts, reading_text
 from mahjong_nts.batch.suggest import suggestion_text
 from mahjong_nts.reading.hand import STATED_DEFAULTS, show_value
+from scoring.jsonread import show_path
 
 CSS = """
 body { font: 11pt/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
@@ -42,7 +44,7 @@ dl { display: grid; grid-template-columns: max-content auto; gap: .1em 1em; } dt
 
 
 def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    return html.escape("" if value is None else show_path(str(value)), quote=True)
 
 
 def render_report(
@@ -119,7 +121,7 @@ def image_src(record: Mapping[str, Any], out_dir: Path, embed: bool) -> str | No
         except OSError:
             return None
         return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
-    return quote(annotated)
+    return quote(os.fsencode(annotated))  # the bytes of a name that was not UTF-8, percent-encoded
 
 
 def _photo_section(

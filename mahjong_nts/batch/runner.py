@@ -7,10 +7,12 @@ tile reader each) read, annotate and score the photos. See docs/BATCH.md.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import signal
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from mahjong_nts.batch.outputs import outcome_counts
+from scoring.jsonread import show_path
 
 if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch really runs
     from mahjong_nts.batch.photo import PhotoJob, ReaderFactory
@@ -47,15 +50,34 @@ class BatchOptions:
 
 def run_batch(options: BatchOptions, reader_factory: ReaderFactory, stdout: TextIO | None = None) -> int:
     """Do the batch; returns the exit code. Raises BatchUsageError for bad usage."""
+
+    folder, out_dir, jobs = _prepare(options)
+    with OutputLock(out_dir):
+        return _run_locked(options, reader_factory, folder, out_dir, jobs, stdout)
+
+
+def _run_locked(
+    options: BatchOptions,
+    reader_factory: ReaderFactory,
+    folder: Path,
+    out_dir: Path,
+    jobs: list[PhotoJob],
+    stdout: TextIO | None,
+) -> int:
+    """The run itself, while this process alone holds the output folder."""
+    from mahjong_nts.batch.photo import new_record
     from mahjong_nts.batch.record import Journal, is_done, read_records
     from mahjong_nts.batch.workers import PhotoWorkers, WorkerStartError
 
-    folder, out_dir, jobs = _prepare(options)
     journal_path = out_dir / RESULTS_JSONL
     earlier = read_records(journal_path) if options.resume else {}
     records: dict[str, dict[str, Any]] = {
         job.rel: earlier[job.rel] for job in jobs if is_done(earlier.get(job.rel), job.fingerprint, out_dir)
     }
+    for job in jobs:  # a FIFO, a dangling link, a loop: its row says so, no worker opens it
+        problem = not_a_photo_file(Path(job.path))
+        if problem is not None and job.rel not in records:
+            records[job.rel] = new_record(job, problem)
     todo = [job for job in jobs if job.rel not in records]
     workers = PhotoWorkers(min(options.workers, max(len(todo), 1)), reader_factory, out_dir)
     interrupted, stopped_by = False, None
@@ -179,8 +201,19 @@ def _is_output_folder(path: Path) -> bool:
     return (path / RESULTS_JSONL).is_file() and (path / RESULTS_CSV).is_file()
 
 
+def _is_annotated_folder(path: Path, out_dir: Path) -> bool:
+    """The annotated/ folder of this run's output or of an earlier batch's output folder."""
+    from mahjong_nts.batch.photo import ANNOTATED_DIR
+
+    if path.name != ANNOTATED_DIR:
+        return False
+    return path.resolve() == out_dir / ANNOTATED_DIR or _is_output_folder(path.parent)
+
+
 def find_photos(folder: Path, recursive: bool, out_dir: Path) -> list[Path]:
-    """JPEG/PNG/WebP files in `folder` (and subfolders), hidden files and output folders skipped, sorted."""
+    """Names ending in a photo suffix in `folder` (and subfolders), hidden ones and output folders skipped,
+    sorted. Names that are no regular file (a dangling link, a FIFO, a link loop) are kept: each gets an
+    error row (`not_a_photo_file`) instead of being read."""
     found: list[Path] = []
     for directory, subfolders, files in os.walk(folder):
         here = Path(directory)
@@ -191,17 +224,37 @@ def find_photos(folder: Path, recursive: bool, out_dir: Path) -> list[Path]:
             and not name.startswith(".")
             and (here / name).resolve() != out_dir
             and not _is_output_folder(here / name)
+            and not _is_annotated_folder(here / name, out_dir)
         ]
         for name in files:
-            path = here / name
-            if not name.startswith(".") and path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
-                found.append(path)
+            if not name.startswith(".") and os.path.splitext(name)[1].lower() in IMAGE_SUFFIXES:
+                found.append(here / name)
 
     def order(path: Path) -> tuple[tuple[tuple[int, int | str], ...], str]:
         rel = path.relative_to(folder).as_posix()
         return natural_key(rel), rel  # case-insensitive, then exact: the same order on every machine
 
     return sorted(found, key=order)
+
+
+def not_a_photo_file(path: Path) -> str | None:
+    """Why `path` cannot be read as a photo without even opening it (opening a FIFO would wait forever),
+    or None for a regular file."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as problem:
+        if problem.errno == errno.ELOOP:
+            return "not a photo: a symbolic link loop"
+        if path.is_symlink():
+            return "not a photo: a symbolic link to nothing (dangling)"
+        return f"cannot read: {problem.strerror or problem}"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "not a photo: a named pipe (FIFO)"
+    if stat.S_ISDIR(mode):
+        return "not a photo: a folder"
+    return "not a photo: a device or socket, not a regular file"
 
 
 def make_jobs(folder: Path, photos: Sequence[Path]) -> list[PhotoJob]:
@@ -216,11 +269,54 @@ def make_jobs(folder: Path, photos: Sequence[Path]) -> list[PhotoJob]:
         rel = path.relative_to(folder).as_posix()
         context = contexts.context_for(path)
         try:
-            key = fingerprint(rel, path, context)
+            key = fingerprint(rel, path, context) if not_a_photo_file(path) is None else "not-a-file"
         except OSError:  # vanished since the listing: the reader reports it in the row
             key = "missing"
         jobs.append(PhotoJob(rel=rel, path=str(path), fingerprint=key, context=context))
     return jobs
+
+
+def cpu_cores() -> int:
+    """The CPU cores this process may use (its affinity on Linux, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+LOCK_NAME = ".mahjong-nts-batch.lock"
+
+
+class OutputLock:
+    """An exclusive lock on the output folder for the whole run, so that two runs writing to one --out do
+    not truncate each other's record (the second stops at once with a clear message). The lock is the
+    kernel's (flock): it goes with the process, also when it is killed."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = out_dir / LOCK_NAME
+        self._handle: int | None = None
+
+    def __enter__(self) -> OutputLock:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock, as before
+            return self
+        self._handle = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(self._handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._handle)
+            self._handle = None
+            raise BatchUsageError(
+                f"another batch is writing to {show_path(str(self.path.parent))}; wait for it to finish "
+                "or give another --out"
+            ) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle is not None:
+            os.close(self._handle)  # closing releases the lock; the empty file stays (removing it races)
+            self._handle = None
 
 
 class _terminate_as_interrupt:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mahjong_nts.batch.photo import PhotoJob, PhotoReader, ReaderFactory, new_record, process_photo
+from mahjong_nts.batch.runner import cpu_cores
 from mahjong_nts.messages import one_line
 
 DIED = "the worker process died reading this photo (crash or out of memory); --resume tries it again"
@@ -64,19 +65,12 @@ def _read_photo(job: PhotoJob) -> dict[str, Any]:
     return process_photo(job, _reader, _out_dir)
 
 
-def _cpu_cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 class PhotoWorkers:
     """N worker processes reading photos; a dead worker is replaced and its photos retried once, alone."""
 
     def __init__(self, count: int, reader_factory: ReaderFactory, out_dir: Path) -> None:
-        self.count = max(1, count)
-        self.threads = max(1, _cpu_cores() // self.count)  # ONNX Runtime threads per worker
+        self.count = min(max(1, count), cpu_cores())  # more processes than cores only cost memory
+        self.threads = max(1, cpu_cores() // self.count)  # ONNX Runtime threads per worker
         self._factory = reader_factory
         self._out_dir = out_dir
         self._pool: ProcessPoolExecutor | None = None

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mahjong_nts.batch.runner import DEFAULT_OUT_NAME, BatchOptions, BatchUsageError, run_batch
+from mahjong_nts.batch.runner import DEFAULT_OUT_NAME, BatchOptions, BatchUsageError, cpu_cores, run_batch
 from mahjong_nts.cli.common import fraction
 
 if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch really runs
@@ -49,13 +48,18 @@ resume and failures:
 
 
 def _workers(text: str) -> int:
+    """argparse type of --workers: 0 = one per CPU core; more than the cores is capped at the cores (each
+    worker holds a model session: 100 workers on 2 cores took 16 GB and ran slower than 2)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must be 1 or more (0 = one per CPU core)")
-    return value or (os.cpu_count() or 1)
+    cores = cpu_cores()
+    if value > cores:
+        print(f"mahjong-nts batch: --workers {value} capped at {cores} (the CPU cores)", file=sys.stderr)
+    return min(value or cores, cores)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
