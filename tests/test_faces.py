@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -19,14 +20,20 @@ from datasets.faces import (
     TILE_CODES,
     UNICODE_CODES,
     UNICODE_FIRST,
+    WESTERN_BASES,
+    add_index,
     artworks_of,
     cached_faces,
+    chinese_numeral,
     glyph_interior,
     hide_element,
+    index_for,
     key_out,
     kmahjongg_elements,
     load_faces,
     missing_codes,
+    render_drawn_bonus,
+    swap_inks,
 )
 
 NUMBERS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
@@ -141,6 +148,9 @@ def test_tiny_fluffystuff_bank_is_split_cached_and_read_back(
     assert {f.artwork for fs in heldout.values() for f in fs} == {"fluffystuff-black"}
     assert (heldout["1m"][0].rgba[:, :, 3] == 255).mean() > 0.9  # black: on its own dark face
     assert (tmp_path / "fluffystuff-regular" / "5m_1.png").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fluffystuff-black", "fluffystuff-regular"]
+    with pytest.raises(ValueError):
+        train["1m"][0].rgba[0, 0, 0] = 1  # shared by every scene: read-only
 
     def no_render(height: int) -> list:
         raise AssertionError("rendered again instead of reading the cache")
@@ -188,3 +198,54 @@ def test_key_out_gives_back_the_face_over_its_ground() -> None:
     a = rgba[:, :, 3:] / 255
     back = rgba[:, :, :3] * a + ground * (1 - a)
     assert np.abs(back - rgb).max() < 1.5
+
+
+def test_procedural_faces_are_made_from_train_artwork_only() -> None:
+    assert ARTWORKS["procedural-western"] == ARTWORKS["procedural-flowers"] == "train"
+    assert all(ARTWORKS[base] == "train" for base in WESTERN_BASES)
+
+
+def test_corner_indices_name_the_tile_in_english_or_dutch() -> None:
+    rng = np.random.default_rng(0)
+    assert index_for("7m", rng) == "7" and index_for("3y", rng) == "3"
+    east = {index_for("1z", np.random.default_rng(seed)) for seed in range(40)}
+    south = {index_for("2z", np.random.default_rng(seed)) for seed in range(40)}
+    assert east == {"E", "O"} and south == {"S", "Z"}
+    assert {index_for("7z", np.random.default_rng(seed)) for seed in range(40)} == {"C", None}
+
+
+def test_add_index_prints_the_index_in_a_top_corner_and_keeps_the_design() -> None:
+    face = np.zeros((120, 90, 4), np.uint8)
+    face[10:110, 10:80] = (30, 60, 160, 255)  # a design filling the face
+    out = add_index(face, "5", (190, 30, 35), np.random.default_rng(1))
+    assert out.shape == face.shape
+    red = (out[:, :, 0] > 150) & (out[:, :, 2] < 90) & (out[:, :, 3] > 128)
+    ys, _ = np.nonzero(red)
+    assert len(ys) > 20 and ys.max() < 0.3 * 120  # the index, at the top
+    blue = (out[:, :, 2] > 120) & (out[:, :, 3] > 128)
+    assert blue.sum() > 0.5 * (face[:, :, 3] > 0).sum()  # the design, shrunk, still there
+
+
+def test_swap_inks_prints_blue_as_black_and_leaves_red() -> None:
+    face = np.zeros((10, 10, 4), np.uint8)
+    face[:5] = (25, 60, 165, 255)
+    face[5:] = (190, 30, 35, 255)
+    out = swap_inks(face, {"blue": "black"})
+    assert out[:5, :, :3].max() < 60
+    assert np.array_equal(out[5:], face[5:])
+
+
+def test_chinese_numerals_have_their_strokes() -> None:
+    for n in (1, 2, 3):
+        count, _ = cv2.connectedComponents((chinese_numeral(n, 40) > 128).astype(np.uint8))
+        assert count - 1 == n  # 一 二 三: n separate strokes
+    assert (chinese_numeral(4, 40) > 128).mean() > (chinese_numeral(1, 40) > 128).mean()
+
+
+def test_drawn_flowers_and_seasons_cover_the_eight_bonus_codes() -> None:
+    rendered = render_drawn_bonus(96, per_code=2)
+    assert sorted(code for code, _ in rendered) == sorted([c for c in TILE_CODES if c[-1] in "fy"] * 2)
+    for _, rgba in rendered:
+        assert rgba.shape == (96, 72, 4)
+        assert 0.02 < (rgba[:, :, 3] > 128).mean() < 0.6  # a picture on a transparent ground
+        assert (rgba[:19, :, 3] > 100).any()  # the numeral, at the top
