@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,9 +71,14 @@ def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
     else:
         path = Path(source)
         name = str(source)
-        if not path.exists():
-            raise ImageError(f"{name}: no such file")
-        if not path.is_file():
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:  # missing, a dangling link or a loop, a name too long for the system, ...
+            reason = (
+                "no such file" if isinstance(exc, FileNotFoundError) else f"cannot read ({_one_line(exc)})"
+            )
+            raise ImageError(f"{name}: {reason}") from None
+        if not stat.S_ISREG(mode):  # a folder, or a FIFO that would block the read forever
             raise ImageError(f"{name}: not a file")
         try:
             data = path.read_bytes()

@@ -88,9 +88,9 @@ def test_readable_summary_and_annotation(
     out = capsys.readouterr().out
     assert "first.png  256x192  3 tiles" in out
     assert f"row 1: {group_codes([code_for(1, 1), code_for(0.5, 0.5)])} back" in out
-    drawn = Image.open(out_dir / "first.jpg")
+    drawn = Image.open(out_dir / "first-png.jpg")
     assert drawn.size == (256, 192)
-    assert (out_dir / "second.jpg").is_file()
+    assert (out_dir / "second-png.jpg").is_file()
 
 
 def test_a_photo_without_tiles_says_so(

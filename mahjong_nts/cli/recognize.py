@@ -4,12 +4,14 @@ with --hand also the hand they propose (`mahjong_nts.reading`), as the `score` c
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mahjong_nts.cli.common import fraction
+from mahjong_nts.messages import one_line
 from mahjong_nts.reading.hand import hand_json
 from mahjong_nts.reading.tiles import grouped_codes, tiles_from_detections
 from recognizer.annotate import UNCERTAIN_BELOW
@@ -18,6 +20,7 @@ from recognizer.errors import ImageError, ModelError
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.labels import LABELS
 from recognizer.pipeline import Recognizer, get_recognizer
+from scoring.jsonread import dumps, show_path
 
 
 def add_parser(subparsers: Any) -> None:
@@ -64,14 +67,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"mahjong-nts recognize: {exc}", file=sys.stderr)
         return 2
     failures = 0
-    used_names: set[str] = set()
+    targets = AnnotatedNames(args.images)
     for index, name in enumerate(args.images, start=1):
         if len(args.images) > 1:
-            print(f"[{index}/{len(args.images)}] {name}", file=sys.stderr)
-        record = recognize_one(recognizer, name, args.min_confidence, args.annotate, used_names, args.hand)
+            print(f"[{index}/{len(args.images)}] {show_path(name)}", file=sys.stderr)
+        record = recognize_one(recognizer, name, args.min_confidence, args.annotate, targets, args.hand)
         failures += record["error"] is not None
         as_json = args.json or args.hand
-        print(json.dumps(record, ensure_ascii=False) if as_json else summary(record), flush=True)
+        print(dumps(record) if as_json else summary(record), flush=True)  # valid UTF-8 for any name
     if failures:
         print(f"mahjong-nts recognize: {failures} of {len(args.images)} photos failed", file=sys.stderr)
     return 1 if failures else 0
@@ -82,7 +85,7 @@ def recognize_one(
     name: str,
     min_confidence: float,
     annotate_dir: Path | None,
-    used_names: set[str],
+    targets: AnnotatedNames | None = None,
     with_hand: bool = False,
 ) -> dict[str, Any]:
     """The CONTRACT object for one photo; a photo that cannot be read gives `error` and no tiles (and with
@@ -98,9 +101,7 @@ def recognize_one(
         record["error"] = str(exc)
         return record
     except Exception as exc:  # one bad photo must not stop a batch; reported in its line
-        record["error"] = (
-            f"{name}: recognition failed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
-        )
+        record["error"] = f"{name}: recognition failed ({type(exc).__name__}: {one_line(exc, 200)})"
         return record
     detections = detections[detections.confidence >= min_confidence]
     record["tiles"] = detections.to_records()
@@ -108,39 +109,65 @@ def recognize_one(
         record.update(hand_json(tiles_from_detections(detections, LABELS)))
     if annotate_dir is not None:
         try:
-            record["annotated"] = str(write_annotated(image, detections, annotate_dir, name, used_names))
+            target = (targets or AnnotatedNames([name])).target(annotate_dir, name)
+            record["annotated"] = str(write_annotated(image, detections, target))
         except OSError as exc:
-            record["error"] = f"{name}: cannot write annotated photo ({exc})"
+            record["error"] = f"{name}: cannot write annotated photo ({exc.strerror or exc})"
     return record
 
 
-def write_annotated(
-    image: LoadedImage, detections: Detections, folder: Path, name: str, used: set[str]
-) -> Path:
-    """Save the photo with boxes as OUT_DIR/<stem>.jpg (a number added when two photos share a stem)."""
+class AnnotatedNames:
+    """Where `--annotate DIR` writes each photo: DIR/<stem>-<ext>.jpg as batch does (hand1.png and hand1.jpg
+    apart), a number added on a clash, and never over one of the photos being read (DIR may be their
+    folder, and one of them may be called hand1-png.jpg)."""
+
+    def __init__(self, inputs: Sequence[str]) -> None:
+        self._used: set[str] = set()
+        self._inputs: set[tuple[int, int]] = set()
+        for name in inputs:
+            try:
+                found = os.stat(name)
+            except OSError:
+                continue
+            self._inputs.add((found.st_dev, found.st_ino))
+
+    def _is_input(self, path: Path) -> bool:
+        try:
+            found = path.stat()
+        except OSError:
+            return False
+        return (found.st_dev, found.st_ino) in self._inputs
+
+    def target(self, folder: Path, name: str) -> Path:
+        """The file to write the annotated `name` to; each call gives a new one."""
+        photo = Path(name)
+        base = f"{photo.stem or 'photo'}-{photo.suffix[1:] or 'image'}"
+        candidate, n = base, 1
+        while candidate in self._used or self._is_input(folder / f"{candidate}.jpg"):
+            n += 1
+            candidate = f"{base}-{n}"
+        self._used.add(candidate)
+        return folder / f"{candidate}.jpg"
+
+
+def write_annotated(image: LoadedImage, detections: Detections, target: Path) -> Path:
+    """Save the photo with its boxes drawn as the JPEG `target` (its folder made when missing)."""
     from PIL import Image
 
     from recognizer.annotate import TileAnnotator
 
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = Path(name).stem or "photo"
-    candidate, n = stem, 1
-    while candidate in used:
-        n += 1
-        candidate = f"{stem}-{n}"
-    used.add(candidate)
-    target = folder / f"{candidate}.jpg"
+    target.parent.mkdir(parents=True, exist_ok=True)
     drawn = TileAnnotator(uncertain_below=UNCERTAIN_BELOW).annotate(image, detections)
-    Image.fromarray(drawn).save(target, quality=90)
+    Image.fromarray(drawn).save(target, format="JPEG", quality=90)
     return target
 
 
 def summary(record: dict[str, Any]) -> str:
     """Readable lines for one photo: size, tile count, codes per row, uncertain tiles."""
     if record["error"]:
-        return f"{record['image']}: error: {record['error']}"
+        return show_path(f"{record['image']}: error: {record['error']}")
     tiles = record["tiles"]
-    lines = [f"{record['image']}  {record['width']}x{record['height']}  {len(tiles)} tiles"]
+    lines = [f"{show_path(record['image'])}  {record['width']}x{record['height']}  {len(tiles)} tiles"]
     if not tiles:
         lines.append("  no tiles found: is the hand in the photo, lit and in focus?")
     for row in sorted({t["row"] for t in tiles}):
