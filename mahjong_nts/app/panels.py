@@ -240,10 +240,12 @@ def record_game(
     winner: str | None,
     scores: Mapping[str, int],
     dead: list[str],
+    number: int | None = None,
 ) -> None:
-    """Callback: store the game (winner None: a draw), say so, and clear the settle inputs for the next."""
+    """Callback: store the game (winner None: a draw) as game `number` (the one the button showed), say so,
+    and clear the settle inputs for the next."""
     try:
-        game = deps.store.add_game(evening_id, prevailing, winner, scores, dead)
+        game = deps.store.add_game(evening_id, prevailing, winner, scores, dead, expected_number=number)
     except (InputError, OSError) as exc:
         st.session_state["flash"] = ("error", "settle_error", {"message": str(exc)})
         return

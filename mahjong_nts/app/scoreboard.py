@@ -216,29 +216,7 @@ class ScoreboardStore:
     def evening(self, evening_id: int) -> Evening | None:
         """One session with its games in order, or None."""
         with self._connect() as db:
-            row = db.execute(
-                "SELECT id, name, ruleset, seats, created_at FROM sessions WHERE id = ?", (evening_id,)
-            ).fetchone()
-            if row is None:
-                return None
-            games = db.execute(
-                "SELECT number, prevailing_wind, seats, winner, scores, dead, changes FROM games "
-                "WHERE session_id = ? ORDER BY number",
-                (evening_id,),
-            ).fetchall()
-        records = tuple(
-            GameRecord(
-                g[0],
-                g[1],
-                json.loads(g[2]),
-                g[3],
-                json.loads(g[4]),
-                tuple(json.loads(g[5])),
-                json.loads(g[6]),
-            )
-            for g in games
-        )
-        return Evening(row[0], row[1], row[2], json.loads(row[3]), row[4], records)
+            return _read_evening(db, evening_id)
 
     def add_game(
         self,
@@ -247,18 +225,29 @@ class ScoreboardStore:
         winner: str | None,
         scores: Mapping[str, int],
         dead: Sequence[str] = (),
+        expected_number: int | None = None,
     ) -> GameRecord:
-        """Record the next game with the seats it was played at; settles it and stores the changes."""
-        evening = self.evening(evening_id)
-        if evening is None:
-            raise InputError(f"no evening with id {evening_id}")
-        fixed = evening.fixed_prevailing_wind()
-        if fixed is not None and prevailing_wind != fixed:
-            raise InputError(f"under nts game {len(evening.games) + 1} is played in wind {fixed}")
-        game = game_from_seats(
-            len(evening.games) + 1, prevailing_wind, evening.next_seats(), winner, scores, dead
-        )
+        """Record the next game with the seats it was played at; settles it and stores the changes.
+
+        One transaction from reading the evening to writing the game (BEGIN IMMEDIATE: a second phone
+        waits), so game numbers stay unique. `expected_number`: the number the player saw on the button;
+        when another phone recorded a game meanwhile, InputError says so and nothing is stored twice.
+        """
         with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            evening = _read_evening(db, evening_id)
+            if evening is None:
+                raise InputError(f"no evening with id {evening_id}")
+            number = len(evening.games) + 1
+            if expected_number is not None and expected_number != number:
+                raise InputError(
+                    f"game {expected_number} was already recorded (on another phone?); the evening now has "
+                    f"{number - 1} games: look at the standing before recording again"
+                )
+            fixed = evening.fixed_prevailing_wind()
+            if fixed is not None and prevailing_wind != fixed:
+                raise InputError(f"under nts game {number} is played in wind {fixed}")
+            game = game_from_seats(number, prevailing_wind, evening.next_seats(), winner, scores, dead)
             db.execute(
                 "INSERT INTO games (session_id, number, prevailing_wind, seats, winner, scores, dead, "
                 "changes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -276,15 +265,46 @@ class ScoreboardStore:
             )
         return game
 
-    def undo_last_game(self, evening_id: int) -> GameRecord | None:
-        """Remove the last game of a session; returns it (None when there was none)."""
-        evening = self.evening(evening_id)
-        if evening is None or not evening.games:
-            return None
-        last = evening.games[-1]
+    def undo_last_game(self, evening_id: int, expected_number: int | None = None) -> GameRecord | None:
+        """Remove the last game of a session in one transaction; returns it (None when there was none, or
+        when the last game is no longer `expected_number`: two phones undoing at once remove one game)."""
         with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            evening = _read_evening(db, evening_id)
+            if evening is None or not evening.games:
+                return None
+            last = evening.games[-1]
+            if expected_number is not None and last.number != expected_number:
+                return None
             db.execute("DELETE FROM games WHERE session_id = ? AND number = ?", (evening_id, last.number))
         return last
+
+
+def _read_evening(db: sqlite3.Connection, evening_id: int) -> Evening | None:
+    """One session with its games in order, read on the connection (and in the transaction) given."""
+    row = db.execute(
+        "SELECT id, name, ruleset, seats, created_at FROM sessions WHERE id = ?", (evening_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    games = db.execute(
+        "SELECT number, prevailing_wind, seats, winner, scores, dead, changes FROM games "
+        "WHERE session_id = ? ORDER BY number",
+        (evening_id,),
+    ).fetchall()
+    records = tuple(
+        GameRecord(
+            g[0],
+            g[1],
+            json.loads(g[2]),
+            g[3],
+            json.loads(g[4]),
+            tuple(json.loads(g[5])),
+            json.loads(g[6]),
+        )
+        for g in games
+    )
+    return Evening(row[0], row[1], row[2], json.loads(row[3]), row[4], records)
 
 
 def evening_csv(evening: Evening) -> str:

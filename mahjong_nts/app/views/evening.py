@@ -47,9 +47,9 @@ def throw_dice(deps: AppDeps, number: int) -> None:
     st.session_state["last_throw"] = (number, a, b, wind)
 
 
-def undo_last(deps: AppDeps, evening_id: int) -> None:
-    """Callback: remove the last game."""
-    game = deps.store.undo_last_game(evening_id)
+def undo_last(deps: AppDeps, evening_id: int, number: int | None = None) -> None:
+    """Callback: remove the last game (only if it is still game `number`, the one the button named)."""
+    game = deps.store.undo_last_game(evening_id, number)
     st.session_state.pop("confirm_undo", None)
     if game is not None:
         st.session_state["flash"] = ("info", "undone", {"number": game.number})
@@ -132,7 +132,7 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
         t(lang, "record_draw"),
         key="record_draw",
         on_click=record_game,
-        args=(deps, evening.id, prevailing, None, {}, []),
+        args=(deps, evening.id, prevailing, None, {}, [], number),
     )
 
 
@@ -148,7 +148,7 @@ def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
             type="primary",
             key="undo_confirm",
             on_click=undo_last,
-            args=(deps, evening.id),
+            args=(deps, evening.id, evening.games[-1].number),
         )
 
 

@@ -226,5 +226,6 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
             None if winner is None else names[winner],
             {s.name: s.score for s in settlement.seats},
             [s.name for s in settlement.seats if s.dead],
+            len(evening.games) + 1,
         ),
     )
