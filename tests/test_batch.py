@@ -242,8 +242,8 @@ def test_folder_with_bad_files_gives_a_row_per_photo_and_exit_1(tmp_path: Path, 
     assert "@media print" in html_text and "<script" not in html_text
     text = " ".join(report.text)
     assert (
-        "Check these tiles (low confidence)" in text
-        and "tile 14 read as 6z (0.31); or perhaps 5z (0.28)" in text
+        "Controleer deze stenen (lage zekerheid)" in text
+        and "steen 14 gelezen als 6z Groene draak (0,31); of misschien 5z (0,28)" in text
     )
 
 
@@ -496,7 +496,7 @@ def test_sigterm_stops_cleanly_with_partial_outputs(tmp_path: Path) -> None:
     summary = json.loads(stdout)
     assert summary["interrupted"] and 2 <= summary["done"] < 8
     assert len(read_csv(out / "results.csv")) == summary["done"]
-    assert "Run again with --resume" in (out / "report.html").read_text(encoding="utf-8")
+    assert "Start opnieuw met --resume" in (out / "report.html").read_text(encoding="utf-8")
 
 
 def test_progress_bar_on_stderr_and_json_summary_on_stdout(tmp_path: Path, capsys) -> None:

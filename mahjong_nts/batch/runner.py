@@ -46,6 +46,7 @@ class BatchOptions:
     embed_images: bool = False
     low_confidence: float = 0.6
     progress: str = "auto"  # auto, bar, lines, none
+    lang: str = "nl"  # the language of report.html: nl or en
 
 
 def run_batch(options: BatchOptions, reader_factory: ReaderFactory, stdout: TextIO | None = None) -> int:
@@ -145,18 +146,21 @@ def _write_outputs(
 ) -> None:
     """results.jsonl (sorted, replacing the record), results.csv and report.html, each atomically."""
     from mahjong_nts.batch.outputs import atomic_write_text, write_csv, write_jsonl
-    from mahjong_nts.batch.report import render_report
+    from mahjong_nts.batch.report import interrupted_note, render_report, report_title
 
     note = None
     if summary["interrupted"]:
-        note = (
-            f"Interrupted: {summary['done']} of {summary['photos']} photos done. "
-            "Run again with --resume to finish."
-        )
+        note = interrupted_note(summary["done"], summary["photos"], options.lang)
     write_jsonl(out_dir / RESULTS_JSONL, final)
     write_csv(out_dir / RESULTS_CSV, final)
     report = render_report(
-        final, out_dir, f"Mahjong hands: {title}", options.low_confidence, options.embed_images, note
+        final,
+        out_dir,
+        report_title(title, options.lang),
+        options.low_confidence,
+        options.embed_images,
+        note,
+        options.lang,
     )
     atomic_write_text(out_dir / REPORT_HTML, report)
 

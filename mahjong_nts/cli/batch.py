@@ -104,6 +104,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="progress on stderr: a bar on a terminal, else one line per photo (default auto)",
     )
     parser.add_argument(
+        "--lang", choices=("nl", "en"), default="nl", help="language of report.html (default nl: Dutch)"
+    )
+    parser.add_argument(
         "-q", "--quiet", action="store_const", const="none", dest="progress", help="no progress"
     )
     parser.set_defaults(run=run)
@@ -124,6 +127,7 @@ def run(args: argparse.Namespace, reader_factory: ReaderFactory | None = None) -
         embed_images=args.embed_images,
         low_confidence=args.low_confidence,
         progress=args.progress,
+        lang=args.lang,
     )
     try:
         return run_batch(options, reader_factory or RecognizerReader)
