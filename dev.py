@@ -1,4 +1,7 @@
-"""Set up and run the project with nothing but python3: `python3 dev.py app`, `test` or `lint`.
+"""Set up and run the project with nothing but python3: `python3 dev.py app [--lan]`, `test` or `lint`.
+
+`app` serves on this computer only (127.0.0.1); `app --lan` serves the players' phones on the local network,
+prints the address, a QR code and the evening's PIN, and asks every phone for that PIN (docs/SERVING.md).
 
 The first call creates `.venv/` and installs the package with its app and dev extras; later calls reuse it.
 """
@@ -33,18 +36,20 @@ def ensure_venv() -> None:
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"app", "test", "lint"}:
-        print("usage: python3 dev.py app | test [pytest args...] | lint", file=sys.stderr)
+        print("usage: python3 dev.py app [--lan] [--pin PIN] | test [pytest args...] | lint", file=sys.stderr)
         return 2
     ensure_venv()
-    if argv[0] == "app":
-        cmd = [str(BIN / "streamlit"), "run", str(ROOT / "streamlit_app.py"), *argv[1:]]
+    if argv[0] == "app":  # 127.0.0.1 only; --lan serves the phones behind a PIN (docs/SERVING.md)
+        cmd = [str(BIN / "python"), "-m", "mahjong_nts.app.serving", *argv[1:]]
     elif argv[0] == "lint":
         ruff = subprocess.call([str(BIN / "ruff"), "check", "."], cwd=ROOT)
         layout = subprocess.call([str(BIN / "ruff"), "format", "--check", "."], cwd=ROOT)
         mypy = subprocess.call([str(BIN / "mypy")], cwd=ROOT)
         return ruff or layout or mypy
     else:
-        cmd = [str(BIN / "python"), "-m", "pytest", *argv[1:]]
+        # the whole suite also holds scoring/ to 100 % line coverage ([tool.coverage] in pyproject.toml)
+        gate = [] if argv[1:] else ["--cov", "--cov-report=term"]
+        cmd = [str(BIN / "python"), "-m", "pytest", *gate, *argv[1:]]
     return subprocess.call(cmd, cwd=ROOT)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from mahjong_nts.app.access import pin_gate
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import LANGUAGES, t
 from mahjong_nts.app.panels import HandOutcome, set_game
@@ -72,6 +73,8 @@ def guarded(lang: str, render: Callable[[], object]) -> object:
 def main(deps: AppDeps) -> None:
     """The whole app."""
     st.set_page_config(page_title="Mahjong-score (NTS)", page_icon="🀄", layout="wide")
+    if not pin_gate():  # served on the local network: nothing is shown or changed before the PIN
+        return
     init_state(deps)
     title, language = st.columns([5, 1])
     with language:
