@@ -4,6 +4,7 @@ PIN sees nothing. Tests connect to loopback addresses only."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import socket
@@ -59,7 +60,8 @@ def test_default_serving_asks_no_pin_and_lan_is_explicit(
     assert command[command.index("--server.address") + 1] == "0.0.0.0" and env[access.PIN_ENV] == "2468"
     shown = capsys.readouterr().out
     assert "http://192.0.2.7:8600" in shown and "2468" in shown
-    assert "\u2588" in shown or "\u2580" in shown or "\u2584" in shown  # the QR code's blocks
+    if importlib.util.find_spec("segno") is not None:  # the app extra; without it the address alone
+        assert "\u2588" in shown or "\u2580" in shown or "\u2584" in shown  # the QR code's blocks
     _, env = launched(monkeypatch, ["--lan"])
     assert len(env[access.PIN_ENV]) == 6 and env[access.PIN_ENV].isdigit()
 
