@@ -204,3 +204,11 @@ def test_batch_lang_en_writes_the_english_handout(tmp_path: Path) -> None:
         page = (out / "report.html").read_text(encoding="utf-8")
         assert f'<html lang="{lang}">' in page and heading in visible_text(page)
         assert '<use href="#tile-' in page
+
+
+def test_stated_defaults_among_the_assumptions_read_in_dutch(tmp_path: Path) -> None:
+    assumed = ["seat_wind E", "self_drawn false", "flags []", "winning_tile 4m (last tile read)"]
+    _, text = rendered(tmp_path, [record(assumed=assumed)])
+    assert "Aangenomen eigen wind Oost; zelf gepakt nee; bijzonderheden geen; winning_tile 4m" in text
+    _, text = rendered(tmp_path, [record(assumed=assumed)], lang="en")
+    assert "Assumed seat E; self-drawn false; flags []; winning_tile 4m (last tile read)" in text

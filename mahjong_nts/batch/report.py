@@ -419,9 +419,22 @@ def _facts(record: Mapping[str, Any], low_confidence: float, lang: str) -> str:
     if record.get("sidecar"):
         facts.append((_w(lang, "sidecar"), _e(record["sidecar"])))
     if record.get("assumed"):
-        facts.append((_w(lang, "assumed"), _e("; ".join(record["assumed"]))))
+        assumed = "; ".join(_assumption(str(line), lang) for line in record["assumed"])
+        facts.append((_w(lang, "assumed"), _e(assumed)))
     items = "".join(f"<dt>{_e(label)}</dt><dd>{value}</dd>" for label, value in facts)
     return f"<dl>{items}</dl>"
+
+
+_STATED = {f"{key} {show_value(value)}": key for key, value in STATED_DEFAULTS.items()}
+"""The assumption a record names for each stated default ("seat_wind E", as `reading.hand` writes it)."""
+
+
+def _assumption(line: str, lang: str) -> str:
+    """A line of what was assumed: a stated default in the page's words, others as the record has them."""
+    key = _STATED.get(line)
+    if key is None:
+        return line
+    return f"{_field(key, lang)} {_value_text(key, STATED_DEFAULTS[key], lang)}"
 
 
 def _tiles_read(record: Mapping[str, Any], low_confidence: float, lang: str) -> str:
