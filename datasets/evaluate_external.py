@@ -317,7 +317,8 @@ def evaluate_riichi(
     worst: int = 0,
 ) -> ExternalTally:
     """Read every photo at `size` (width, height; None: as stored) and score it; optionally write the
-    `worst` photos annotated (found tiles by recognizer.annotate, missed truth in magenta) under `vis`."""
+    `worst` photos of each layout annotated (found tiles by recognizer.annotate, missed truth in magenta)
+    under `vis`."""
     result = ExternalTally()
     kept: list[tuple[PhotoScore, LoadedImage, Detections, np.ndarray, np.ndarray]] = []
     for sample in samples:
@@ -335,12 +336,12 @@ def evaluate_riichi(
             kept.append((score, image, found, truth, sample.labels))
     if vis is not None and worst:
         vis.mkdir(parents=True, exist_ok=True)
-        for rank, (score, image, found, truth, labels) in enumerate(
-            sorted(kept, key=lambda k: -k[0].errors)[:worst], 1
-        ):
-            out = draw_truth(annotate(image, found), truth, labels, found)
-            path = vis / f"{rank:02d}_{score.name}.png"
-            cv2.imwrite(str(path), cv2.cvtColor(out, cv2.COLOR_RGB2BGR))
+        for layout in ("scattered", "one row"):
+            ranked = sorted((k for k in kept if k[0].layout == layout), key=lambda k: -k[0].errors)
+            for rank, (score, image, found, truth, labels) in enumerate(ranked[:worst], 1):
+                out = draw_truth(annotate(image, found), truth, labels, found)
+                path = vis / f"{layout.replace(' ', '_')}_{rank:02d}_{score.name}.png"
+                cv2.imwrite(str(path), cv2.cvtColor(out, cv2.COLOR_RGB2BGR))
     return result
 
 
@@ -418,6 +419,7 @@ class CropTally:
     extra_boxes: int = 0
     seconds: float = 0.0
     misses: list[dict[str, Any]] = field(default_factory=list)
+    views: list[tuple[str, np.ndarray]] = field(default_factory=list)  # single-tile photos read wrong
 
     def add(self, crop: Crop, read: int | None, confidence: float) -> None:
         """Count one crop read as `read` (None: no box on the tile)."""
@@ -481,7 +483,24 @@ def evaluate_crops(recognizer: Recognizer, crops: list[Crop], inset: bool = Fals
         photo.extra_boxes += len(found) - int(on_tile)
         photo.exact += bool(on_tile and len(found) == 1 and read == crop.label)
         photo.add(crop, read, float(found.confidence[best]) if on_tile else 0.0)
+        if read != crop.label:  # kept for --vis: the photo as read, the tile's box in magenta
+            view = annotate(canvas, found)
+            x0, y0, x1, y1 = (int(v) for v in box)
+            cv2.rectangle(view, (x0, y0), (x1, y1), (255, 0, 255), 1)
+            photo.views.append((f"{LABELS[crop.label]} {crop.path.name}", view))
     return {"classifier (crop = box, runtime pad)": classifier, "single-tile photo (plain background)": photo}
+
+
+def contact_sheet(views: list[tuple[str, np.ndarray]], cell: tuple[int, int] = (320, 240)) -> np.ndarray:
+    """Titled images resized to `cell` (width, height), four to a row: the single-tile photos read wrong."""
+    tiles = []
+    for title, rgb in views:
+        small = cv2.resize(rgb, cell, interpolation=cv2.INTER_AREA)
+        cv2.putText(small, title, (5, 15), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 0), 1)
+        tiles.append(small)
+    while len(tiles) % 4:
+        tiles.append(np.zeros((cell[1], cell[0], 3), np.uint8))
+    return np.vstack([np.hstack(tiles[i : i + 4]) for i in range(0, len(tiles), 4)])
 
 
 # --- report -----------------------------------------------------------------------------------------
@@ -681,6 +700,12 @@ def main(argv: list[str] | None = None) -> int:
                 else {}
             )
             print_crops(name, t)
+            if args.vis is not None and t.views:
+                args.vis.mkdir(parents=True, exist_ok=True)
+                sheet = contact_sheet(t.views)
+                cv2.imwrite(
+                    str(args.vis / "hk_single_tile_misses.png"), cv2.cvtColor(sheet, cv2.COLOR_RGB2BGR)
+                )
         if args.diagnostics:
             hk["diagnostics"] = {"note": "diagnosis only: not to choose settings on this set"}
             inset = evaluate_crops(recognizer, crops, inset=True)["classifier (crop = box, runtime pad)"]

@@ -16,6 +16,7 @@ from datasets.evaluate_external import (
     CropTally,
     ExternalTally,
     class_names,
+    contact_sheet,
     main,
     on_background,
     photo_layout,
@@ -189,19 +190,9 @@ def test_main_runs_the_real_pipeline_on_both_sets(tmp_path: Path) -> None:
         rows.append(f"images/{k}.png,{code_for(level, level)},fake")
     rows.append(f"images/1.png,{code_for(0.5, 0.5)},wrong on purpose")
     (crops / "labels.csv").write_text("\n".join(rows) + "\n")
-    out = tmp_path / "external.json"
-    argv = [
-        "--riichi-rows",
-        str(riichi),
-        "--hk-crops",
-        str(crops),
-        "--models",
-        str(models),
-        "--views",
-        "640x360",
-        "--json",
-        str(out),
-    ]
+    out, vis = tmp_path / "external.json", tmp_path / "vis"
+    argv = ["--riichi-rows", str(riichi), "--hk-crops", str(crops), "--models", str(models)]
+    argv += ["--views", "640x360", "--vis", str(vis), "--json", str(out)]
     assert main(argv) == 0
     result = json.loads(out.read_text())
     view = result["riichi_rows"]["views"]["640x360"]
@@ -214,6 +205,12 @@ def test_main_runs_the_real_pipeline_on_both_sets(tmp_path: Path) -> None:
     assert (crop_result["crops"], crop_result["right"], crop_result["flowers_seasons"]) == (3, 2, 0)
     assert [m["read_as"] for m in crop_result["misses"]] == [code_for(1.0, 1.0)]
     assert result["hk_tile_crops"]["single-tile photo (plain background)"]["crops"] == 3
+    # the worst photos of each layout annotated (both fixture photos are one row); the misread crops' sheet
+    assert sorted(p.name for p in vis.glob("*.png")) == [
+        "hk_single_tile_misses.png",
+        "one_row_01_photo1.png",
+        "one_row_02_photo0.png",
+    ]
 
 
 def test_single_tile_photos_are_read_by_the_whole_pipeline(
@@ -243,6 +240,13 @@ def test_single_tile_photos_are_read_by_the_whole_pipeline(
     assert (photo.crops, photo.found, photo.exact, photo.right, photo.extra_boxes) == (3, 3, 2, 2, 0)
     assert (photo.fs_crops, photo.fs_right) == (1, 0)
     assert results["classifier (crop = box, runtime pad)"].right == 2
+
+
+def test_contact_sheet_lays_out_four_to_a_row() -> None:
+    views = [(f"view {k}", np.full((100, 80, 3), 10 * (k + 1), np.uint8)) for k in range(5)]
+    sheet = contact_sheet(views, cell=(40, 30))
+    assert sheet.shape == (60, 160, 3)
+    assert (sheet[30:, 40:] == 0).all() and (sheet[30:, :40] > 0).any()  # one view on the second row
 
 
 def test_absent_folders_are_skipped_with_a_reason(tmp_path: Path) -> None:
