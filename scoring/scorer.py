@@ -61,7 +61,7 @@ def _meld_blocks(hand: Hand) -> tuple[tuple[Block, ...], list[int]]:
     blocks = []
     kinds: list[int] = []
     for meld in hand.melds:
-        block, meld_kinds = _meld_block(meld.tiles, meld.open)
+        block, meld_kinds = _meld_block(tuple(meld.tiles), meld.open)  # a list given in Python too
         blocks.append(block)
         kinds += meld_kinds
     return tuple(blocks), kinds

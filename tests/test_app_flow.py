@@ -4,6 +4,7 @@ bad input, a loser scored, a settlement, and an evening of three games that surv
 from __future__ import annotations
 
 import io
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -279,7 +280,9 @@ def test_an_unusable_database_is_one_message_and_the_hand_still_scores(tmp_path:
     blocker.write_text("a file where the database folder should be")
     at = start(fake_deps(blocker / "evening.sqlite"))
     assert any("kan niet worden opgeslagen" in e for e in texts(at, "error")), texts(at, "error")
-    assert int(at.metric[0].value) >= 0  # the Hand tab still scores
+    scored = json.loads(at.json[0].value)  # the Hand tab still scores the sample photo as read
+    assert sorted(parse_tiles(scored["concealed"])) == sorted(c for c in HAND1_READ if c != "4f")
+    assert int(at.metric[0].value) == score_dict(scored)["total"]
 
 
 def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -> None:
