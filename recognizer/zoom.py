@@ -1,7 +1,8 @@
 """Small tiles read as close-ups: a photo whose tiles come out small in the detector's input (a hand filling
 a fifth of a 12 MP frame, a row seen from across the table) is read again in square windows around the
 tiles, each zoomed so a tile is about as large as the detector was trained on; a photo where the first pass
-finds almost nothing is first searched in windows of half the photo's short side.
+finds almost nothing is first searched in windows of half the photo's short side (photos large enough that
+such a window is at least the detector's input).
 
 The windows overlap by more than two tiles, and each keeps only the boxes whose centre lies in its own core
 (the window less half the overlap), so a tile cut by one window's edge is taken whole from its neighbour.
@@ -126,7 +127,7 @@ def zoom_in(
     coarse, searched = sure_boxes(first), None
     if len(coarse) < FEW:
         side = min(h, w) // 2
-        if side * 2 < input_side:  # a small photo: the first pass already saw it at full size
+        if side < input_side:  # windows smaller than the input would only be enlarged: nothing to gain
             return None
         overlap = side // 4
         searched = read_windows(rgb, cover((0, 0, w, h), rgb.shape, side, overlap), overlap, read_plain, iou)

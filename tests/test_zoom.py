@@ -177,3 +177,14 @@ def test_a_rendered_14_tile_row_filling_a_fifth_of_a_12mp_photo_reads_fully_righ
     found = Recognizer().recognize(image)
     assert found.codes == ROW  # every tile, in the row's order
     assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) == 0
+
+
+def test_a_small_photo_with_nothing_found_is_not_searched() -> None:
+    """At 640 px a window of half the short side would only be enlarged: on a shelf of book spines the
+    search found spines, not tiles (riichi-rows photos), so a small photo keeps its first pass."""
+
+    def never(_: np.ndarray) -> TileBoxes:
+        raise AssertionError("no window should be read")
+
+    assert zoom_in(np.zeros((640, 640, 3), np.uint8), boxes(), 384, never, never, 0.5) is None
+    assert zoom_in(np.zeros((640, 1138, 3), np.uint8), boxes(), 384, never, never, 0.5) is None
