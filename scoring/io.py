@@ -26,6 +26,7 @@ KEYS = (
 )
 _KNOWN_KEYS = frozenset(KEYS)
 MELD_KEYS = ("tiles", "open")
+_MELD_KEY_SET = frozenset(MELD_KEYS)
 MAX_TEXT = 300
 """Longest text accepted for one value (18 tiles by their longest Dutch names fit); longer is refused here, so
 no message further on echoes a megabyte of it."""
@@ -80,6 +81,14 @@ def _sorted_tiles(text: str) -> tuple[str, ...]:
 
 
 def _meld(value: Any, number: int) -> Meld:
+    """One declared set: a tile string (open) or {"tiles": ..., "open": ...}."""
+    if type(value) is dict and _MELD_KEY_SET.issuperset(value):  # the usual form, remembered per set
+        tiles, is_open = value.get("tiles"), value.get("open", True)
+        if type(tiles) is str and type(is_open) is bool and len(tiles) <= MAX_TEXT:
+            try:
+                return _known_meld(tiles, is_open)
+            except InputError as bad:
+                raise bad.located(f"melds[{number}]") from None
     where = f"melds[{number}]"
     if isinstance(value, str):
         return Meld(_tiles(value, where), True)
@@ -96,6 +105,12 @@ def _meld(value: Any, number: int) -> Meld:
     return Meld(_tiles(value["tiles"], where), is_open)
 
 
+@lru_cache(maxsize=1024)
+def _known_meld(tiles: str, is_open: bool) -> Meld:
+    """The Meld of a tile string, made once: a batch declares the same few sets over and over."""
+    return Meld(_sorted_tiles(tiles), is_open)
+
+
 def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
     """Build and validate a Hand from a CONTRACT input object; InputError names the first problem.
 
@@ -104,11 +119,11 @@ def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
     >>> hand.concealed[:3], hand.role, hand.ruleset
     (('1m', '2m', '3m'), 'winner', 'app')
     """
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise InputError(f"a hand must be a JSON object, not {type(obj).__name__}")
-    for key in obj:
-        if key not in _KNOWN_KEYS:
-            raise InputError(f"unknown key {quote(key)} (known: {', '.join(KEYS)})")
+    if not _KNOWN_KEYS.issuperset(obj):
+        unknown = next(key for key in obj if key not in _KNOWN_KEYS)
+        raise InputError(f"unknown key {quote(unknown)} (known: {', '.join(KEYS)})")
     role = obj.get("role", "winner")
     required = ["seat_wind", "prevailing_wind", "concealed"] + (["winning_tile"] if role == "winner" else [])
     for key in required:

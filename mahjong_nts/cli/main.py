@@ -7,6 +7,7 @@ Every subcommand module exposes `add_parser(subparsers)`; the parser it register
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -60,7 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv:
         sys.stderr.write(USAGE)
         return 2
-    parser = build_parser(argv[0])
+    gc.disable()  # importing the command's modules makes many objects and no garbage: nothing to collect
+    try:
+        parser = build_parser(argv[0])
+    finally:
+        gc.enable()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
