@@ -27,16 +27,14 @@ context per photo (each key: stated default < defaults.json < subfolder defaults
   subfolders with --recursive) sets context keys for all photos below it; tile keys are not allowed there.
   A broken sidecar or an unknown key in it is that photo's error; a broken defaults.json stops the run.
 
-without a sidecar, the tiles read become the hand:
+without a sidecar, the tiles read become the hand as `recognize --hand` proposes it (docs/READING.md):
   stated defaults: seat_wind E, prevailing_wind E, ruleset app, role winner, self_drawn false, no flags;
-  a photo with several rows of tiles (other players' tiles, the wall): the hand is the row of the largest
-  tiles among rows holding a hand's count (winner 14-18, loser 13-17 tiles, bonus tiles not counted),
-  else two neighbouring rows that do together, else all tiles; rows of only flowers stay;
-  flowers and seasons go to bonus; 4 adjacent tiles in a row with 1 or 2 face-down tiles and equal
-  face-up ones are a concealed kong; four equal face-up tiles are an open kong only when the count needs
-  it (a winner holds 14 tiles + 1 per kong, so 15 tiles with four 5m = open kong 5555m; with 14 tiles
-  they are a pung plus one tile); all other tiles are concealed; the winning tile is the last tile read
-  that is concealed. The report lists, per photo, everything that was assumed.
+  with several rows (other players' tiles, the wall) the hand is the row of the largest tiles among rows
+  holding a hand's count, else two neighbouring rows that do together, else all tiles; flowers and seasons
+  go to bonus; 4 neighbouring tiles with 1 or 2 face-down tiles and equal face-up ones are a concealed
+  kong; sets laid apart from the rack are open; four equal face-up tiles are an open kong only when the
+  count needs it (a winner holds 14 tiles + 1 per kong); the winning tile is the tile set apart, else the
+  last tile read that is concealed. The report lists, per photo, everything that was assumed.
 
 resume and failures:
   results.jsonl gets one line per finished photo (fsynced), so a killed run loses at most the photos in
