@@ -9,9 +9,9 @@ import random
 from collections.abc import Iterable, Mapping
 
 from scoring.errors import InputError
+from scoring.hand import WINDS
 from scoring.rulesets import get_ruleset
 
-WINDS: tuple[str, ...] = ("E", "S", "W", "N")
 # After every game each player's seat wind moves on: Oost→Noord, Noord→West, West→Zuid, Zuid→Oost.
 NEXT_SEAT_WIND: dict[str, str] = {"E": "N", "N": "W", "W": "S", "S": "E"}
 

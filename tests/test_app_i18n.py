@@ -39,8 +39,8 @@ def test_both_languages_fill_the_same_fields(key: str) -> None:
 
 def test_reasons_and_item_names_follow_the_language() -> None:
     result = {"reason_code": "too_few_doublings", "reason": "too few doublings"}
-    assert reason_text("nl", result) == "te weinig verdubbelingen"
-    assert reason_text("en", result) == "too few doublings"
+    assert reason_text("nl", result) == "te weinig verdubbelingen (minstens 2)"
+    assert reason_text("en", result) == "too few doublings (at least 2)"
     assert reason_text("nl", {"reason_code": "something_new", "reason_nl": "iets nieuws"}) == "iets nieuws"
     item = {"name": "Schoon spel", "name_en": "Clean hand", "doublings": 1}
     assert (item_name("nl", item), item_name("en", item)) == ("Schoon spel", "Clean hand")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.rulesets import DEFAULT_RULESET, get_ruleset
+
 LANGUAGES: tuple[str, ...] = ("nl", "en")
 
 # key -> (Dutch, English); `{name}` fields are filled by t().
@@ -161,7 +163,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "valid": ("Geldige mahjong: {total} punten", "Valid mahjong: {total} points"),
     "invalid": ("Geen geldige mahjong: {reason}", "Not a valid mahjong: {reason}"),
     "reason_no_winning_shape": ("geen mahjong-vorm", "no winning shape"),
-    "reason_too_few_doublings": ("te weinig verdubbelingen", "too few doublings"),
+    "reason_too_few_doublings": (
+        "te weinig verdubbelingen (minstens {min_doublings})",
+        "too few doublings (at least {min_doublings})",
+    ),
     "reason_dead_hand": ("dode hand", "dead hand"),
     "col_item": ("Onderdeel", "Item"),
     "col_points": ("Punten", "Points"),
@@ -289,7 +294,8 @@ def reason_text(lang: str, result: dict[str, Any]) -> str:
     code = result.get("reason_code")
     key = f"reason_{code}"
     if key in STRINGS:
-        return t(lang, key)
+        options = vars(get_ruleset(result.get("ruleset", DEFAULT_RULESET)).options)
+        return t(lang, key, **options)  # "at least {min_doublings}": the ruleset's number
     fallback = result.get("reason_nl") if lang == "nl" else result.get("reason")
     return str(fallback or result.get("reason") or code or "")
 

@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring import InputError, settle
+from scoring.hand import WINDS
 
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+SEATS: tuple[str, ...] = WINDS  # the four seats are named by their winds
 
 
 @dataclass(frozen=True)
