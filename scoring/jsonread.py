@@ -103,15 +103,15 @@ def parse_object(data: bytes | str, where: str = "input") -> dict[str, Any]:
     return value
 
 
-def parse_hands(data: bytes | str, where: str = "input") -> Hands:
+def parse_hands(data: bytes | str, where: str = "input", max_bytes: int = MAX_BYTES) -> Hands:
     """One value, an array of values, or JSON Lines (CONTRACT `score --json`), as records in input order.
 
     A whole document that does not parse is JSON Lines when it has several non-blank lines and at least
     half of them look like objects on their own; then every line is a record, the first one like the rest.
     Otherwise the document's problem is raised as JsonError. Blank lines are no records.
     """
-    if len(data) > MAX_BYTES:
-        raise JsonError(f"{where}: larger than {MAX_BYTES // 2**20} MiB")
+    if len(data) > max_bytes:
+        raise JsonError(f"{where}: larger than {max_bytes // 2**20} MiB")
     text = decode(data, where)
     value, problem = _checked(text)
     if problem is None:

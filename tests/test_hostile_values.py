@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -86,3 +87,22 @@ def test_settle_refuses_scores_above_the_limit(score: int) -> None:
 
 def test_the_settlement_cap_is_every_rulesets_limit() -> None:
     assert {get_ruleset(name).options.limit for name in RULESET_NAMES} == {MAX_SCORE}
+
+
+@pytest.mark.parametrize(
+    ("meld", "named"),
+    [
+        ({"tiles": "111x"}, "melds[0]"),
+        ({"tiles": "111z", "colour": "red"}, "melds[0]: unknown key 'colour'"),
+        ({"open": True}, "melds[0]: missing key 'tiles'"),
+        ({"tiles": "111z", "open": "yes"}, "melds[0]: open must be true or false, not 'yes'"),
+    ],
+)
+def test_bad_melds_are_named(meld: dict[str, Any], named: str) -> None:
+    with pytest.raises(InputError, match=re.escape(named)):
+        hand_from_dict({**BASE, "melds": [meld], "concealed": "234m567p777z88s"})
+
+
+def test_a_meld_as_a_list_of_tiles_is_read_like_its_string() -> None:
+    as_list = hand_from_dict({**BASE, "melds": [{"tiles": ["1z", "1z", "1z"], "open": True}]})
+    assert as_list == hand_from_dict(BASE)

@@ -16,6 +16,8 @@ from scoring.jsonread import (
     MAX_DEPTH,
     QUOTE_CHARS,
     JsonError,
+    dumps,
+    json_type,
     parse,
     parse_hands,
     parse_object,
@@ -223,3 +225,32 @@ def test_show_path_makes_undecodable_names_readable() -> None:
     assert show_path(name) == "bad\\xffname.jpg"
     assert show_path("hand1.jpg") == "hand1.jpg"
     show_path("lone\ud800").encode("utf-8")
+
+
+def test_limits_and_kinds_named_in_messages() -> None:
+    with pytest.raises(JsonError, match=r"input: larger than 0 MiB"):
+        parse(b"[1, 2, 3]", max_bytes=3)
+    assert parse_object('{"a": 1}') == {"a": 1}
+    with pytest.raises(JsonError, match=r"hands\.jsonl: larger than 0 MiB"):
+        parse_hands(b"{}\n{}\n", "hands.jsonl", max_bytes=4)
+    assert [json_type(v) for v in ({}, [], "", True, 1.5, None, b"")] == [
+        "an object",
+        "an array",
+        "a string",
+        "a boolean",
+        "a number",
+        "null",
+        "bytes",
+    ]
+    assert quote(b"raw bytes") == "b'raw bytes'" and quote(object()).startswith("<object object at")
+    assert quote(range(10**6)) == "range(0, 1000000)"
+    assert quote(ValueError("x " * 100)).endswith("...")
+
+
+def test_dumps_keeps_text_readable_and_names_exact() -> None:
+    assert dumps({"name": "Oost é"}) == '{"name": "Oost é"}'
+    assert dumps({"a": [1, 2]}, compact=True) == '{"a":[1,2]}'
+    name = b"bad\xffname.jpg".decode("utf-8", "surrogateescape")
+    text = dumps({"file": name, "note": "é"})
+    assert json.loads(text) == {"file": name, "note": "é"}
+    text.encode("utf-8")
