@@ -91,7 +91,7 @@ def bench_scoring_step(repeat: int) -> dict[str, dict[str, float]]:
             if list(proposed.tiles) in wanted:
                 editor.declared_open[proposed.id] = True
         evaluation = evaluate(editor)
-        total = evaluation.result["total"] if evaluation.result else evaluation.problem
+        total = evaluation.result.total if evaluation.result else evaluation.problem
         again = summary(timed(lambda editor=editor: evaluate(editor), repeat))
         results[name] = {"first_ms": round(first_ms, 3), **again, "total": total}
     return results

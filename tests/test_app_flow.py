@@ -15,10 +15,9 @@ from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from mahjong_nts.app.deps import AppDeps, sample_photos
-from mahjong_nts.app.hand import score_dict
 from mahjong_nts.app.photo import PhotoReader, PhotoReading, TileRead, photo_key, picture_only
 from mahjong_nts.app.scoreboard import ScoreboardStore
-from scoring import parse_tiles, settle
+from scoring import hand_from_dict, parse_tiles, score_hand, settle
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND1 = ROOT / "samples" / "hand1.jpg"
@@ -27,6 +26,11 @@ TIMEOUT = 60
 # hand1.jpg holds 11z 123p 444p 777z 444z and flower 4f; the fake recognizer misreads the third 7z as 6z.
 HAND1_READ = ["1z", "1z", "1p", "2p", "3p", "4p", "4p", "4p", "7z", "7z", "6z", "4z", "4z", "4z", "4f"]
 MISREAD_INDEX = 10
+
+
+def total_of(hand: dict[str, Any]) -> int:
+    """What `score` gives for a hand object."""
+    return score_hand(hand_from_dict(hand)).total
 
 
 def fake_tiles(codes: list[str], unsure: dict[int, tuple[float, tuple[str, ...]]]) -> tuple[TileRead, ...]:
@@ -282,7 +286,7 @@ def test_an_unusable_database_is_one_message_and_the_hand_still_scores(tmp_path:
     assert any("kan niet worden opgeslagen" in e for e in texts(at, "error")), texts(at, "error")
     scored = json.loads(at.json[0].value)  # the Hand tab still scores the sample photo as read
     assert sorted(parse_tiles(scored["concealed"])) == sorted(c for c in HAND1_READ if c != "4f")
-    assert int(at.metric[0].value) == score_dict(scored)["total"]
+    assert int(at.metric[0].value) == total_of(scored)
 
 
 def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -> None:
@@ -305,7 +309,7 @@ def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -
         "prevailing_wind": "E",
         "concealed": "555m999s12m3456s7p",
     }
-    south = score_dict(loser_hand)["total"]
+    south = total_of(loser_hand)
     assert south == 4 + 8  # concealed pung of simples + concealed pung of terminals, no doublings
     at.checkbox(key="settle-dead-W").check().run()
     table = table_with(at, "Krijgt / betaalt")

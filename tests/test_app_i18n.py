@@ -10,6 +10,7 @@ import pytest
 
 from mahjong_nts.app.hand import SET_KINDS, WIN_FLAGS, WINDS
 from mahjong_nts.app.i18n import STRINGS, item_name, reason_text, t
+from scoring import ScoreItem, ScoreResult
 
 APP_SOURCES = sorted((Path(__file__).resolve().parent.parent / "mahjong_nts" / "app").rglob("*.py"))
 
@@ -38,10 +39,11 @@ def test_both_languages_fill_the_same_fields(key: str) -> None:
 
 
 def test_reasons_and_item_names_follow_the_language() -> None:
-    result = {"reason_code": "too_few_doublings", "reason": "too few doublings"}
+    result = ScoreResult(False, 0, 28, 1, "nts", "winner", reason_code="too_few_doublings")
     assert reason_text("nl", result) == "te weinig verdubbelingen (minstens 2)"
     assert reason_text("en", result) == "too few doublings (at least 2)"
-    assert reason_text("nl", {"reason_code": "something_new", "reason_nl": "iets nieuws"}) == "iets nieuws"
-    item = {"name": "Schoon spel", "name_en": "Clean hand", "doublings": 1}
+    shape = ScoreResult(False, 0, 0, 0, "app", "winner", reason_code="no_winning_shape")
+    assert reason_text("nl", shape) == t("nl", "reason_no_winning_shape")
+    item = ScoreItem("Schoon spel", "Clean hand", "doublings", 1)
     assert (item_name("nl", item), item_name("en", item)) == ("Schoon spel", "Clean hand")
     assert t("en", "valid", total=136) == "Valid mahjong: 136 points"

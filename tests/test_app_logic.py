@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mahjong_nts.app.hand import HandProblem, completing_swaps, evaluate, score_dict
+from mahjong_nts.app.hand import Evaluation, HandProblem, completing_swaps, evaluate
 from mahjong_nts.app.photo import PhotoReading
 from mahjong_nts.app.state import (
     REMOVE_COLUMN,
@@ -21,7 +21,7 @@ from mahjong_nts.app.state import (
 )
 from mahjong_nts.reading.table import read_table
 from mahjong_nts.reading.tiles import BACK, TileRead
-from scoring import InputError, TileError, parse_tiles
+from scoring import InputError, TileError, hand_from_dict, hand_to_dict, parse_tiles, score_hand
 
 
 def editor_of(text: str, **context: object) -> HandEditor:
@@ -30,6 +30,12 @@ def editor_of(text: str, **context: object) -> HandEditor:
     for name, value in context.items():
         setattr(editor, name, value)
     return editor
+
+
+def melds_of(evaluation: Evaluation) -> list[dict[str, object]]:
+    """The declared melds of the hand the app scored, as `score --json` reads them."""
+    assert evaluation.hand is not None, evaluation.problem
+    return list(hand_to_dict(evaluation.hand)["melds"])
 
 
 def boxed(codes: list[str]) -> list[TileRead]:
@@ -147,7 +153,7 @@ def test_face_down_tiles_between_two_equal_tiles_are_a_concealed_kong() -> None:
     editor = editor_of("123p 456p 789p 55s", seat_wind="E", winning_tile="5s")
     editor.tiles = [three, back, back, three, *editor.tiles]
     evaluation = evaluate(editor)
-    assert evaluation.hand is not None and evaluation.hand["melds"] == [{"tiles": "3333m", "open": False}]
+    assert melds_of(evaluation) == [{"tiles": "3333m", "open": False}]
     assert any(a.what == "concealed kong 3333m (3m back back 3m)" for a in evaluation.assumed)
 
 
@@ -186,9 +192,9 @@ def test_seed_example_scores_136_once_the_east_pung_is_marked_open() -> None:
     assert len(east) == 1
     editor.declared_open[east[0].id] = True
     marked = evaluate(editor)
-    assert marked.result is not None and marked.result["total"] == 136
-    assert marked.hand is not None and marked.hand["melds"] == [{"tiles": "111z", "open": True}]
-    assert first.result is not None and first.result["total"] > 136  # concealed it scored more
+    assert marked.result is not None and marked.result.total == 136
+    assert melds_of(marked) == [{"tiles": "111z", "open": True}]
+    assert first.result is not None and first.result.total > 136  # concealed it scored more
 
 
 def test_concealed_kong_switch_reaches_the_scorer() -> None:
@@ -197,25 +203,27 @@ def test_concealed_kong_switch_reaches_the_scorer() -> None:
     assert open_kong.kongs == ("1z",)
     editor.kong_concealed["1z"] = True
     concealed = evaluate(editor)
-    assert concealed.hand is not None and concealed.hand["melds"] == [{"tiles": "1111z", "open": False}]
-    expected = score_dict(
-        {
-            "seat_wind": "E",
-            "prevailing_wind": "E",
-            "concealed": "123456789p55s",
-            "melds": [{"tiles": "1111z", "open": False}],
-            "winning_tile": "5s",
-        }
+    assert melds_of(concealed) == [{"tiles": "1111z", "open": False}]
+    expected = score_hand(
+        hand_from_dict(
+            {
+                "seat_wind": "E",
+                "prevailing_wind": "E",
+                "concealed": "123456789p55s",
+                "melds": [{"tiles": "1111z", "open": False}],
+                "winning_tile": "5s",
+            }
+        )
     )
     assert concealed.result == expected
-    assert open_kong.result is not None and concealed.result["total"] > open_kong.result["total"]
+    assert open_kong.result is not None and concealed.result.total > open_kong.result.total
 
 
 def test_invalid_and_malformed_hands_are_results_not_exceptions() -> None:
     too_few = evaluate(editor_of("123m 456m 234p 678s 55s", winning_tile="5s"))
-    assert too_few.result is not None and too_few.result["reason_code"] == "too_few_doublings"
+    assert too_few.result is not None and too_few.result.reason_code == "too_few_doublings"
     no_shape = evaluate(editor_of("1357m 2468p 13579s 1z", winning_tile="1z"))
-    assert no_shape.result is not None and no_shape.result["reason_code"] == "no_winning_shape"
+    assert no_shape.result is not None and no_shape.result.reason_code == "no_winning_shape"
     five = evaluate(editor_of("11111z 123p 444p 777z"))
     assert five.problem is not None and "\n" not in str(five.problem)
     empty = evaluate(HandEditor())
@@ -226,14 +234,14 @@ def test_nts_leaves_flowers_out_with_a_note() -> None:
     editor = editor_of("11z 123p 444p 777z 444z 4f", seat_wind="N", winning_tile="1z", ruleset="nts")
     evaluation = evaluate(editor)
     assert evaluation.notes == ("bonus_ignored",)
-    assert evaluation.hand is not None and evaluation.hand["bonus"] == ""
-    assert evaluation.result is not None and evaluation.result["ruleset"] == "nts"
+    assert evaluation.hand is not None and evaluation.hand.bonus == ()
+    assert evaluation.result is not None and evaluation.result.ruleset == "nts"
 
 
 def test_a_loser_is_scored_with_loser_rules() -> None:
     evaluation = evaluate(editor_of("555m 999s 12m 3456s 7p", seat_wind="S"), role="loser")
     assert evaluation.result is not None
-    assert evaluation.result["role"] == "loser" and evaluation.result["total"] == 4 + 8
+    assert evaluation.result.role == "loser" and evaluation.result.total == 4 + 8
 
 
 def test_typed_open_sets_score_a_split_the_scorer_did_not_propose() -> None:
@@ -242,9 +250,8 @@ def test_typed_open_sets_score_a_split_the_scorer_did_not_propose() -> None:
     assert [s.kind for s in proposed.sets].count("pung") == 3  # the best split when all is concealed
     editor.typed_open = "123m 123m 123m"
     typed = evaluate(editor)
-    assert typed.hand is not None
-    assert typed.hand["melds"] == [{"tiles": "123m", "open": True}] * 3
-    assert typed.result is not None and [s["kind"] for s in typed.result["sets"]].count("chow") == 4
+    assert melds_of(typed) == [{"tiles": "123m", "open": True}] * 3
+    assert typed.result is not None and [s.kind for s in typed.result.sets].count("chow") == 4
     assert [s.tiles for s in typed.sets] == [("4p", "5p", "6p")]  # only the concealed chow is left to switch
     editor.typed_open = "12m"
     problem = evaluate(editor).problem
@@ -267,11 +274,11 @@ def test_swaps_that_complete_the_hand_come_from_the_alternatives_least_certain_f
         "2p", 0.55, None, ("2p", "7z"), read_as="2p"
     )  # less sure, but 7z there completes nothing
     editor = HandEditor(tiles=tiles, winning_tile="1z")
-    assert evaluate(editor).result["reason_code"] == "no_winning_shape"  # type: ignore[index]
+    assert evaluate(editor).result.reason_code == "no_winning_shape"  # type: ignore[union-attr]
     swaps = completing_swaps(editor)
     assert [(s.index, s.read, s.to) for s in swaps] == [(10, "6z", "7z")]
     set_tile(editor, 10, "7z")
-    assert evaluate(editor).result["valid"]  # type: ignore[index]
+    assert evaluate(editor).result.valid  # type: ignore[union-attr]
     assert completing_swaps(editor) == []  # nothing to suggest once the hand counts
 
 

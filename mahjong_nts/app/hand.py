@@ -17,7 +17,7 @@ from mahjong_nts.app.state import HandEditor
 from mahjong_nts.reading.hand import NoHand, propose_hand
 from mahjong_nts.reading.swaps import candidate_swaps
 from mahjong_nts.reading.table import Assumption, ProposedMeld
-from scoring import InputError, get_ruleset, hand_from_dict, parse_tiles, score_hand
+from scoring import Hand, InputError, ScoreResult, get_ruleset, hand_from_dict, parse_tiles, score_hand
 from scoring.hand import WINDS
 
 WIN_FLAGS: tuple[str, ...] = (
@@ -55,8 +55,8 @@ class ProposedSet:
 class Evaluation:
     """The outcome of one scoring step: what was sent, the result, the sets to switch, or a problem."""
 
-    hand: dict[str, Any] | None = None
-    result: dict[str, Any] | None = None
+    hand: Hand | None = None
+    result: ScoreResult | None = None
     sets: tuple[ProposedSet, ...] = ()  # concealed chows and pungs the scorer found: may be marked open
     laid: tuple[ProposedSet, ...] = ()  # sets the photo shows laid apart: open unless switched back
     kongs: tuple[str, ...] = ()  # four face-up tiles taken as a kong by the count: open unless switched
@@ -76,12 +76,13 @@ def parse_open_sets(text: str) -> list[tuple[str, ...]]:
     return sets
 
 
-def score_dict(hand: Mapping[str, Any]) -> dict[str, Any]:
-    """Score a CONTRACT hand object; InputError (one line) when it is malformed."""
-    return score_hand(hand_from_dict(hand)).to_dict()
+def scored(hand: Mapping[str, Any]) -> tuple[Hand, ScoreResult]:
+    """The proposed `score` input as a checked Hand and its score; InputError (one line) when malformed."""
+    checked = hand_from_dict(hand)
+    return checked, score_hand(checked)
 
 
-def proposed_sets(result: Mapping[str, Any]) -> tuple[ProposedSet, ...]:
+def proposed_sets(result: ScoreResult) -> tuple[ProposedSet, ...]:
     """The concealed chows and pungs of a scored hand, each with an id that counts repeats ("pung:444p:1").
 
     Sets already open are left out: declared melds, and the set a discarded winning tile completed (it must
@@ -89,12 +90,12 @@ def proposed_sets(result: Mapping[str, Any]) -> tuple[ProposedSet, ...]:
     """
     seen: Counter[str] = Counter()
     found = []
-    for scored in result.get("sets", []):
-        if scored.get("kind") not in SET_KINDS or scored.get("open"):
+    for counted in result.sets:
+        if counted.kind not in SET_KINDS or counted.open:
             continue
-        tiles = tuple(parse_tiles(scored["tiles"]))
-        base = f"{scored['kind']}:{''.join(tiles)}"
-        found.append(ProposedSet(f"{base}:{seen[base]}", scored["kind"], tiles))
+        tiles = tuple(parse_tiles(counted.tiles))
+        base = f"{counted.kind}:{''.join(tiles)}"
+        found.append(ProposedSet(f"{base}:{seen[base]}", counted.kind, tiles))
         seen[base] += 1
     return tuple(found)
 
@@ -158,16 +159,12 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
         typed = parse_open_sets(editor.typed_open)
         _check_in_hand(editor.codes, [m["tiles"] for m in melds], typed)
         melds.extend({"tiles": "".join(tiles), "open": True} for tiles in typed)
-        base_hand = _winning_tile_held(propose_hand(editor.tiles, {**given, "melds": melds}).hand)
-        base = score_dict(base_hand)
-        sets = proposed_sets(base)
+        hand, result = scored(_winning_tile_held(propose_hand(editor.tiles, {**given, "melds": melds}).hand))
+        sets = proposed_sets(result)
         declared = [{"tiles": "".join(s.tiles), "open": True} for s in sets if editor.declared_open.get(s.id)]
-        hand, result = base_hand, base
         if declared:
-            hand = _winning_tile_held(
-                propose_hand(editor.tiles, {**given, "melds": [*melds, *declared]}).hand
-            )
-            result = score_dict(hand)
+            with_open = propose_hand(editor.tiles, {**given, "melds": [*melds, *declared]}).hand
+            hand, result = scored(_winning_tile_held(with_open))
         return Evaluation(hand, result, sets, tuple(laid), tuple(kongs), proposed.assumed, notes=tuple(notes))
     except InputError as problem:
         return Evaluation(problem=problem, assumed=assumed, notes=tuple(notes))
@@ -220,7 +217,7 @@ def completing_swaps(editor: HandEditor, role: str = "winner", limit: int = 3) -
         tiles = list(editor.tiles)
         tiles[i] = replace(tiles[i], code=code)
         trial = evaluate(replace(editor, tiles=tiles), role)
-        if trial.result is not None and trial.result.get("valid"):
+        if trial.result is not None and trial.result.valid:
             found.append(Swap(i, editor.tiles[i].code, code))
             if len(found) == limit:
                 break

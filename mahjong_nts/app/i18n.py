@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.rulesets import DEFAULT_RULESET, get_ruleset
+from scoring import ScoreItem, ScoreResult, get_ruleset
+from scoring.result import LimitScore
 
 LANGUAGES: tuple[str, ...] = ("nl", "en")
 
@@ -289,19 +290,16 @@ def wind_name(lang: str, wind: str) -> str:
     return t(lang, f"wind_{wind}")
 
 
-def reason_text(lang: str, result: dict[str, Any]) -> str:
+def reason_text(lang: str, result: ScoreResult) -> str:
     """Why a hand is not valid, from its reason_code (the scorer's own words as fallback)."""
-    code = result.get("reason_code")
-    key = f"reason_{code}"
+    key = f"reason_{result.reason_code}"
     if key in STRINGS:
-        options = vars(get_ruleset(result.get("ruleset", DEFAULT_RULESET)).options)
+        options = vars(get_ruleset(result.ruleset).options)
         return t(lang, key, **options)  # "at least {min_doublings}": the ruleset's number
-    fallback = result.get("reason_nl") if lang == "nl" else result.get("reason")
-    return str(fallback or result.get("reason") or code or "")
+    fallback = result.reason_nl if lang == "nl" else result.reason
+    return fallback or result.reason or result.reason_code or ""
 
 
-def item_name(lang: str, item: dict[str, Any]) -> str:
-    """A breakdown line's name: the Dutch name of the point card, or its English name."""
-    if lang == "en" and item.get("name_en"):
-        return str(item["name_en"])
-    return str(item.get("name", ""))
+def item_name(lang: str, item: ScoreItem | LimitScore) -> str:
+    """A breakdown line's or limit hand's name: the Dutch name of the point card, or its English name."""
+    return item.name_en if lang == "en" and item.name_en else item.name

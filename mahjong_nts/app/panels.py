@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -18,7 +17,7 @@ from mahjong_nts.app.hand import Evaluation, HandProblem, evaluate
 from mahjong_nts.app.i18n import item_name, reason_text, t
 from mahjong_nts.app.state import HandEditor, apply_notation
 from mahjong_nts.reading.tiles import BACK
-from scoring import InputError, format_tiles, parse_tiles, tile_name
+from scoring import InputError, ScoredSet, ScoreItem, format_tiles, hand_to_dict, parse_tiles, tile_name
 
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
@@ -173,55 +172,51 @@ def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winn
     result = evaluation.result
     if result is None:
         return
-    total = int(result.get("total", 0))
-    if role == "winner" and not result.get("valid"):
+    total = result.total
+    if role == "winner" and not result.valid:
         st.error(t(lang, "invalid", reason=reason_text(lang, result)))
     elif role == "winner":
         st.success(t(lang, "valid", total=total))
     st.metric(t(lang, "total"), total)
-    limit = result.get("limit_hand")
+    limit = result.limit_hand
     if limit:
-        st.markdown(t(lang, "limit_hand", name=limit.get("name"), value=limit.get("value")))
-    items = result.get("items", [])
-    if items:
-        st.table(breakdown_frame(items, lang), hide_index=True)
+        st.markdown(t(lang, "limit_hand", name=item_name(lang, limit), value=limit.value))
+    if result.items:
+        st.table(breakdown_frame(result.items, lang), hide_index=True)
     if not limit:
-        base, doublings = result.get("base_points", 0), result.get("doublings", 0)
+        base, doublings = result.base_points, result.doublings
         power = str(doublings).translate(SUPERSCRIPTS)
         formula = t(lang, "formula", base=base, doublings=doublings, power=power, total=total)
-        if result.get("valid", True) and base * 2**doublings > total:
+        if result.valid and base * 2**doublings > total:
             formula = f"{formula} {t(lang, 'capped')}"
         st.caption(formula)
-    sets = result.get("sets", [])
-    if sets:
+    if result.sets:
         with st.expander(t(lang, "sets_read")):
-            st.table(sets_frame(sets, lang), hide_index=True)
-    if evaluation.hand is not None:
+            st.table(sets_frame(result.sets, lang), hide_index=True)
+    if evaluation.hand is not None:  # the JSON edge: what `score --json` would be given
         with st.expander(t(lang, "score_input")):
-            st.json(evaluation.hand, expanded=True)
+            st.json(hand_to_dict(evaluation.hand), expanded=True)
 
 
-def breakdown_frame(items: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
+def breakdown_frame(items: Sequence[ScoreItem], lang: str) -> pd.DataFrame:
     """The breakdown table: item (the point card's Dutch name), its tiles, points, doublings."""
     return pd.DataFrame(
         {
             t(lang, "col_item"): [item_name(lang, item) for item in items],
-            t(lang, "col_tiles"): [item.get("tiles", "") for item in items],
-            t(lang, "col_points"): [str(item["points"]) if "points" in item else "" for item in items],
-            t(lang, "col_doublings"): [
-                str(item["doublings"]) if "doublings" in item else "" for item in items
-            ],
+            t(lang, "col_tiles"): [item.tiles or "" for item in items],
+            t(lang, "col_points"): [str(item.value) if item.kind == "points" else "" for item in items],
+            t(lang, "col_doublings"): [str(item.value) if item.kind == "doublings" else "" for item in items],
         }
     )
 
 
-def sets_frame(sets: Sequence[dict[str, Any]], lang: str) -> pd.DataFrame:
+def sets_frame(sets: Sequence[ScoredSet], lang: str) -> pd.DataFrame:
     """The sets as the scorer counted them."""
     return pd.DataFrame(
         {
-            t(lang, "col_kind"): [t(lang, f"kind_{s.get('kind')}") for s in sets],
-            t(lang, "col_set"): [tiles_text(parse_tiles(s.get("tiles", "")), lang) for s in sets],
-            t(lang, "col_open"): [t(lang, "open") if s.get("open") else t(lang, "concealed") for s in sets],
+            t(lang, "col_kind"): [t(lang, f"kind_{s.kind}") for s in sets],
+            t(lang, "col_set"): [tiles_text(parse_tiles(s.tiles), lang) for s in sets],
+            t(lang, "col_open"): [t(lang, "open") if s.open else t(lang, "concealed") for s in sets],
         }
     )
 

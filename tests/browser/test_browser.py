@@ -13,13 +13,13 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from mahjong_nts.app.hand import score_dict
 from mahjong_nts.reading.hand import propose_hand
 from mahjong_nts.reading.tiles import TileRead
-from scoring import parse_tiles
+from scoring import hand_from_dict, parse_tiles, score_hand
 
 pytestmark = pytest.mark.browser
 
@@ -43,6 +43,11 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+def total_of(hand: dict[str, Any]) -> int:
+    """What `score` gives for a hand object."""
+    return score_hand(hand_from_dict(hand)).total
 
 
 def free_port() -> int:
@@ -212,7 +217,7 @@ def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> N
     codes = parse_tiles(HAND)
     tiles = [TileRead(c) for c in codes if c[1] in "mpsz"]
     bonus = [c for c in codes if c[1] in "fy"]
-    expected = score_dict(propose_hand(tiles, {"bonus": bonus, "winning_tile": "1z"}).hand)["total"]
+    expected = total_of(propose_hand(tiles, {"bonus": bonus, "winning_tile": "1z"}).hand)
     try:
         wait_until(driver, lambda b: total_shown(b) == str(expected), f"the total {expected}")
     finally:

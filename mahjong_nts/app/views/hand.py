@@ -343,7 +343,7 @@ def swap_suggestions(editor: HandEditor, evaluation: Evaluation, lang: str, pref
     """A hand without a mahjong shape: offer the one-tile changes among the recognizer's alternatives
     that complete it (app_hand.completing_swaps); the player picks one or none."""
     result = evaluation.result
-    if result is None or result.get("valid") or result.get("reason_code") != "no_winning_shape":
+    if result is None or result.valid or result.reason_code != "no_winning_shape":
         return
     swaps = completing_swaps(editor, role)
     if not swaps:

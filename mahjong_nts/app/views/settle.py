@@ -88,13 +88,13 @@ def loser_from_hand(deps: AppDeps, lang: str, seat: str, name: str, outcome: Han
         evaluation, _ms = timed_evaluate(editor, "loser")
     reading_notes(evaluation, lang)
     score_view(evaluation, lang, prefix, role="loser")
-    return int(evaluation.result["total"]) if evaluation.result is not None else 0
+    return evaluation.result.total if evaluation.result is not None else 0
 
 
 def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
     """The winner's score: from the Hand tab (0 and a warning when that is no valid mahjong) or typed."""
     result = outcome.evaluation.result
-    from_hand = int(result["total"]) if result is not None and result.get("valid") else 0
+    from_hand = result.total if result is not None and result.valid else 0
     source = choice(
         st.radio,
         t(lang, "winner_score"),
@@ -110,9 +110,12 @@ def winner_score(lang: str, winner: str, outcome: HandOutcome) -> int:
         return int(
             st.number_input(t(lang, "winner_score"), min_value=0, step=2, key=f"{SETTLE_PREFIX}typed-score")
         )
-    if result is None or not result.get("valid"):
+    if result is None or not result.valid:
         problem = outcome.evaluation.problem
-        reason = problem_text(problem, lang) if problem is not None else reason_text(lang, result or {})
+        if result is not None:
+            reason = reason_text(lang, result)
+        else:
+            reason = problem_text(problem, lang) if problem is not None else ""
         st.warning(t(lang, "winner_hand_invalid", reason=reason))
     elif outcome.editor.seat_wind != winner:
         st.info(
