@@ -109,13 +109,17 @@ def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
 
 
 def row_droppers(editor: HandEditor, lang: str, prefix: str) -> None:
-    """When the photo shows several rows, buttons to leave out the rows beside the largest one (tiles lying
-    on the table), one by one or all at once."""
+    """When the photo shows several rows, buttons to leave out the rows beside the hand's (tiles lying on
+    the table), one by one or all at once; the hand's rows are the reading's (`reading.read_table`)."""
     rows = photo_rows(editor.tiles)
     if not rows:
         return
-    largest = max(rows, key=lambda r: len(rows[r]))
-    others = [r for r in rows if r != largest]
+    hand = read_table(editor.tiles).hand
+    kept = [row for row in rows if any(editor.tiles[i].row == row for i in hand)]
+    if not kept or len(kept) == len(rows):  # the reading keeps every row: offer all but the largest
+        kept = [max(rows, key=lambda r: len(rows[r]))]
+    largest = kept[0]
+    others = [r for r in rows if r not in kept]
     st.caption(t(lang, "rows_help", count=len(rows)))
     for row in others:
         shown = " ".join("▮" if c == BACK else c for c in rows[row])
