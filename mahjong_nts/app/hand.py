@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mahjong_nts.app.state import HandEditor
+from mahjong_nts.app.state import HandEditor, apply_notation
+from mahjong_nts.cli.waits import waits_object
 from mahjong_nts.reading.hand import NoHand, propose_hand
 from mahjong_nts.reading.swaps import candidate_swaps
 from mahjong_nts.reading.table import Assumption, ProposedMeld
@@ -36,7 +37,7 @@ __all__ = ["WINDS", "Evaluation", "HandProblem", "ProposedSet", "evaluate"]
 class HandProblem(InputError):
     """Why the editor's hand cannot be scored yet; `key`/`params` let the page say it in Dutch or English."""
 
-    def __init__(self, key: str, message: str, **params: Any) -> None:
+    def __init__(self, key: str, message: str, /, **params: Any) -> None:
         super().__init__(message)
         self.key = key
         self.params = params
@@ -63,6 +64,7 @@ class Evaluation:
     assumed: tuple[Assumption, ...] = ()
     problem: InputError | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)  # keys of remarks (e.g. "bonus_ignored")
+    waits: tuple[dict[str, Any], ...] = ()  # one tile short: each tile that completes it, scored
 
 
 def parse_open_sets(text: str) -> list[tuple[str, ...]]:
@@ -133,55 +135,102 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
             given["winning_tile"] = editor.winning_tile
     assumed: tuple[Assumption, ...] = ()
     try:
-        if not editor.tiles:
+        _check_notation(editor)
+        extra = [(list(tiles), True) for tiles in parse_open_sets(editor.typed_open)]
+        extra.extend((parse_tiles(tiles), is_open) for tiles, is_open in editor.melds)
+        if not editor.tiles and not extra:
             raise HandProblem("no_tiles", "no tiles yet")
         try:
-            proposed = propose_hand(editor.tiles, given)
+            proposed = propose_hand(editor.tiles, given) if editor.tiles else None
         except NoHand as problem:
             if "face-down" in str(problem):
                 raise HandProblem("face_down_left", str(problem), count=editor.face_down) from None
             raise
-        reading, assumed = proposed.reading, proposed.assumed
+        assumed = proposed.assumed if proposed is not None else ()
         melds: list[dict[str, Any]] = []
         laid: list[ProposedSet] = []
         kongs: list[str] = []
-        for meld, set_id in zip(reading.melds, _set_ids(reading.melds), strict=True):
+        read_melds = proposed.reading.melds if proposed is not None else ()
+        tapped_kongs = {tiles[0]: is_open for tiles, is_open in extra if len(tiles) == 4}
+        for meld, set_id in zip(read_melds, _set_ids(read_melds), strict=True):
             code = meld.tiles[0]
             if meld.shown_by == "face_down":  # face-down tiles show it: concealed
                 melds.append({"tiles": meld.text, "open": False})
             elif meld.shown_by == "count":
                 kongs.append(code)
-                melds.append({"tiles": meld.text, "open": not editor.kong_concealed.get(code, False)})
+                is_open = tapped_kongs.pop(code, not editor.kong_concealed.get(code, False))
+                melds.append({"tiles": meld.text, "open": is_open})
             else:
                 laid.append(ProposedSet(set_id, set_id.split(":")[1], meld.tiles))
                 if editor.declared_open.get(set_id, True):
                     melds.append({"tiles": meld.text, "open": True})
-        typed = parse_open_sets(editor.typed_open)
-        _check_in_hand(editor.codes, [m["tiles"] for m in melds], typed)
-        melds.extend({"tiles": "".join(tiles), "open": True} for tiles in typed)
-        hand, result = scored(_winning_tile_held(propose_hand(editor.tiles, {**given, "melds": melds}).hand))
+        extra = [(tiles, is_open) for tiles, is_open in extra if len(tiles) != 4 or tiles[0] in tapped_kongs]
+        taken, beside = _split_extra(editor.codes, [m["tiles"] for m in melds], extra)
+        melds.extend({"tiles": "".join(tiles), "open": is_open} for tiles, is_open in taken)
+        own = [{"tiles": "".join(tiles), "open": is_open} for tiles, is_open in beside]
+
+        def with_melds(declared: list[dict[str, Any]]) -> dict[str, Any]:
+            hand = propose_hand(editor.tiles, {**given, "melds": [*melds, *declared]}).hand
+            return _winning_tile_held({**hand, "melds": [*hand["melds"], *own]})
+
+        base = with_melds([])
+        if role == "winner" and _one_short(base):
+            found = _waits_of(base)
+            if found is not None:
+                short = HandProblem("one_short", "one tile short of a mahjong", count=len(found))
+                return Evaluation(problem=short, assumed=assumed, notes=tuple(notes), waits=found)
+        hand, result = scored(base)
         sets = proposed_sets(result)
         declared = [{"tiles": "".join(s.tiles), "open": True} for s in sets if editor.declared_open.get(s.id)]
         if declared:
-            with_open = propose_hand(editor.tiles, {**given, "melds": [*melds, *declared]}).hand
-            hand, result = scored(_winning_tile_held(with_open))
-        return Evaluation(hand, result, sets, tuple(laid), tuple(kongs), proposed.assumed, notes=tuple(notes))
+            hand, result = scored(with_melds(declared))
+        return Evaluation(hand, result, sets, tuple(laid), tuple(kongs), assumed, notes=tuple(notes))
     except InputError as problem:
         return Evaluation(problem=problem, assumed=assumed, notes=tuple(notes))
 
 
-def _check_in_hand(codes: Sequence[str], melds: Sequence[str], typed: Sequence[Sequence[str]]) -> None:
-    """Every set typed as open lies among the tiles not already in a meld; HandProblem names one that does
-    not."""
+def _check_notation(editor: HandEditor) -> None:
+    """While the notation box holds text that is no hand, that is the problem (the old score must not stay
+    on the page, nor be offered to Afrekenen); raises the notation's own error."""
+    if editor.bad_notation is None or editor.bad_notation[0] != editor.version:
+        return
+    try:
+        apply_notation(replace(editor), editor.bad_notation[1])  # on a copy: what the box showed
+    except InputError as error:
+        raise HandProblem("notation_error", str(error), message=error) from None
+
+
+def _split_extra(
+    codes: Sequence[str], melds: Sequence[str], extra: Sequence[tuple[list[str], bool]]
+) -> tuple[list[tuple[list[str], bool]], list[tuple[list[str], bool]]]:
+    """The sets typed or tapped in: those whose tiles all lie among the tiles not in a meld yet (taken from
+    them), and the others, which count on their own beside the tiles."""
     left = Counter(codes)
     left.subtract(code for tiles in melds for code in parse_tiles(tiles))
-    for tiles in typed:
+    taken, beside = [], []
+    for tiles, is_open in extra:
         need = Counter(tiles)
-        if any(left[code] < n for code, n in need.items()):
-            raise HandProblem(
-                "set_missing", f"the set {''.join(tiles)} is not in the hand", tiles="".join(tiles)
-            )
-        left.subtract(need)
+        if all(left[code] >= n for code, n in need.items()):
+            left.subtract(need)
+            taken.append((tiles, is_open))
+        else:
+            beside.append((tiles, is_open))
+    return taken, beside
+
+
+def _one_short(hand: Mapping[str, Any]) -> bool:
+    """13 tiles counting each meld as three: a winner's hand before its winning tile."""
+    return len(parse_tiles(hand["concealed"])) + 3 * len(hand["melds"]) == 13
+
+
+def _waits_of(hand: Mapping[str, Any]) -> tuple[dict[str, Any], ...] | None:
+    """Each tile that completes the hand, with its score (`score --waits`); None when the hand is malformed
+    (then scoring it says why)."""
+    short = {key: value for key, value in hand.items() if key != "winning_tile"}
+    try:
+        return tuple(waits_object(short)["waits"])
+    except InputError:
+        return None
 
 
 def _winning_tile_held(hand: dict[str, Any]) -> dict[str, Any]:

@@ -17,10 +17,23 @@ from mahjong_nts.app.hand import Evaluation, HandProblem, evaluate
 from mahjong_nts.app.i18n import item_name, reason_text, t
 from mahjong_nts.app.state import HandEditor, apply_notation
 from mahjong_nts.reading.tiles import BACK
-from scoring import InputError, ScoredSet, ScoreItem, format_tiles, hand_to_dict, parse_tiles, tile_name
+from mahjong_nts.tile_art import hand_html
+from mahjong_nts.tile_art import tile_label as picture_name
+from scoring import (
+    InputError,
+    ScoredSet,
+    ScoreItem,
+    describe,
+    format_tiles,
+    hand_to_dict,
+    parse_tiles,
+    tile_name,
+)
+from scoring.result import LimitScore
 
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
+# not errors, just not done yet
+WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left", "one_short"})
 SETTLE_PREFIX = "settle-"
 
 
@@ -33,9 +46,9 @@ class HandOutcome:
 
 
 def tile_label(code: str, lang: str) -> str:
-    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "▮ · omgekeerd"."""
+    """How a tile is named in pickers: "7z · Rode draak"; a face-down tile is "▮ · omgekeerde steen"."""
     if code == BACK:
-        return f"▮ · {t(lang, 'face_down')}"
+        return f"▮ · {picture_name(BACK, lang)}"
     return f"{code} · {tile_name(code, lang)}"
 
 
@@ -46,10 +59,12 @@ def tiles_text(tiles: Sequence[str], lang: str) -> str:
 
 
 def problem_text(problem: InputError, lang: str) -> str:
-    """A problem in the player's language where the app knows the words, else the scorer's one line."""
+    """A problem in the player's language: the app's own words, else the engine's code worded by
+    `scoring.describe` (an error the engine gives no code keeps its one line)."""
     if isinstance(problem, HandProblem):
-        return t(lang, problem.key, **problem.params)
-    return t(lang, "input_error", message=str(problem))
+        params = {k: describe(v, lang) if isinstance(v, InputError) else v for k, v in problem.params.items()}
+        return t(lang, problem.key, **params)
+    return t(lang, "input_error", message=describe(problem, lang))
 
 
 def show_problem(problem: InputError, lang: str) -> None:
@@ -67,12 +82,15 @@ def notation_box(editor: HandEditor, lang: str, prefix: str, label: str | None =
         help=t(lang, "notation_help"),
     )
     if text == editor.notation:
+        editor.bad_notation = None
         return
     try:
         changed = apply_notation(editor, text)
     except InputError as exc:
-        st.error(t(lang, "notation_error", message=str(exc)))
+        editor.bad_notation = (editor.version, text)  # no score while the box holds no hand
+        st.error(t(lang, "notation_error", message=describe(exc, lang)))
         return
+    editor.bad_notation = None
     if changed:
         st.rerun()
 
@@ -100,6 +118,7 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
     True when one changed."""
     changed = typed_open_sets(editor, lang, prefix)
     for proposed in evaluation.laid:
+        tiles_picture(proposed.tiles, lang)
         is_open = st.toggle(
             t(
                 lang,
@@ -119,6 +138,7 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
         return changed
     st.caption(t(lang, "structure_help"))
     for code in evaluation.kongs:
+        tiles_picture([code] * 4, lang)
         concealed = st.toggle(
             t(lang, "concealed_kong", tiles=tiles_text([code] * 4, lang)),
             value=editor.kong_concealed.get(code, False),
@@ -128,6 +148,7 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
             editor.kong_concealed[code] = concealed
             changed = True
     for proposed in evaluation.sets:
+        tiles_picture(proposed.tiles, lang)
         is_open = st.toggle(
             t(
                 lang,
@@ -144,17 +165,20 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
     return changed
 
 
+def tiles_picture(tiles: Sequence[str], lang: str) -> None:
+    """A set's tiles as pictures (inline, the names as alt text)."""
+    st.markdown(hand_html(tiles, 32, lang), unsafe_allow_html=True)
+
+
 def typed_open_sets(editor: HandEditor, lang: str, prefix: str) -> bool:
-    """Open sets in notation, for a split the scorer did not propose; True when the text changed."""
-    if not editor.codes:
-        return False
+    """Open sets in notation: taken from the hand's tiles where they lie there, else counted on their own
+    beside them (hand.evaluate); True when the text changed."""
     with st.expander(t(lang, "typed_open"), expanded=bool(editor.typed_open)):
         typed = st.text_input(
             t(lang, "typed_open"),
             value=editor.typed_open,
             key=f"{prefix}-typedopen",
             help=t(lang, "typed_open_help"),
-            label_visibility="collapsed",
         )
     if typed == editor.typed_open:
         return False
@@ -162,28 +186,75 @@ def typed_open_sets(editor: HandEditor, lang: str, prefix: str) -> bool:
     return True
 
 
-def score_view(evaluation: Evaluation, lang: str, prefix: str, role: str = "winner") -> None:
-    """Valid or not and why, the total, the breakdown with the point card's names, and the sets as counted."""
+def score_summary(evaluation: Evaluation, lang: str) -> None:
+    """The compact result: valid and the total, or why not (or what the hand still waits on)."""
+    if evaluation.problem is not None:
+        show_problem(evaluation.problem, lang)
+        waits_view(evaluation, lang)
+        return
+    result = evaluation.result
+    if result is None:
+        return
+    with st.container(horizontal=True, vertical_alignment="center"):
+        if not result.valid:
+            st.error(t(lang, "invalid", reason=reason_text(lang, result)))
+        else:
+            st.success(t(lang, "valid", total=result.total))
+        st.metric(t(lang, "total"), result.total, width="content")
+
+
+def waits_view(evaluation: Evaluation, lang: str) -> None:
+    """A hand one tile short: each tile that completes it, as a picture, with what it would score."""
+    if not evaluation.problem or getattr(evaluation.problem, "key", None) != "one_short":
+        return
+    if not evaluation.waits:
+        st.caption(t(lang, "one_short_none"))
+        return
+    lines = []
+    for wait in evaluation.waits:
+        name = f"{hand_html([wait['tile']], 32, lang)} {tile_name(wait['tile'], lang)}"
+        if wait.get("valid"):
+            lines.append(t(lang, "wait_valid", tile=name, total=wait.get("total")))
+        else:
+            reason = wait.get("reason_nl") if lang == "nl" else wait.get("reason")
+            lines.append(t(lang, "wait_invalid", tile=name, reason=reason or wait.get("reason_code")))
+    st.markdown("<br>".join(lines), unsafe_allow_html=True)
+
+
+def card_name(lang: str, item: ScoreItem | LimitScore) -> str:
+    """A breakdown line's name; in Dutch with the club card's "Pong" for a pung (the rules say "Pung")."""
+    name = item_name(lang, item)
+    return name.replace("Pung", "Pong") if lang == "nl" else name
+
+
+def score_view(
+    evaluation: Evaluation, lang: str, prefix: str, role: str = "winner", summary_shown: bool = False
+) -> None:
+    """Valid or not and why, the total, the breakdown with the point card's names, and the sets as counted.
+
+    `summary_shown`: the verdict and total are in the compact result (score_summary) already."""
     for note in evaluation.notes:
         st.info(t(lang, note))
     if evaluation.problem is not None:
-        show_problem(evaluation.problem, lang)
+        if not summary_shown:
+            show_problem(evaluation.problem, lang)
         return
     result = evaluation.result
     if result is None:
         return
     total = result.total
-    if role == "winner" and not result.valid:
-        st.error(t(lang, "invalid", reason=reason_text(lang, result)))
-    elif role == "winner":
-        st.success(t(lang, "valid", total=total))
-    st.metric(t(lang, "total"), total)
+    if not summary_shown:
+        if role == "winner" and not result.valid:
+            st.error(t(lang, "invalid", reason=reason_text(lang, result)))
+        elif role == "winner":
+            st.success(t(lang, "valid", total=total))
+        st.metric(t(lang, "total"), total)
     limit = result.limit_hand
     if limit:
-        st.markdown(t(lang, "limit_hand", name=item_name(lang, limit), value=limit.value))
+        st.markdown(t(lang, "limit_hand", name=card_name(lang, limit), value=limit.value))
     if result.items:
         st.table(breakdown_frame(result.items, lang), hide_index=True)
-    if not limit:
+    if not limit and (result.valid or role != "winner"):  # no "32 × 2⁰ = 0" under an invalid hand
         base, doublings = result.base_points, result.doublings
         power = str(doublings).translate(SUPERSCRIPTS)
         formula = t(lang, "formula", base=base, doublings=doublings, power=power, total=total)
@@ -202,7 +273,7 @@ def breakdown_frame(items: Sequence[ScoreItem], lang: str) -> pd.DataFrame:
     """The breakdown table: item (the point card's Dutch name), its tiles, points, doublings."""
     return pd.DataFrame(
         {
-            t(lang, "col_item"): [item_name(lang, item) for item in items],
+            t(lang, "col_item"): [card_name(lang, item) for item in items],
             t(lang, "col_tiles"): [item.tiles or "" for item in items],
             t(lang, "col_points"): [str(item.value) if item.kind == "points" else "" for item in items],
             t(lang, "col_doublings"): [str(item.value) if item.kind == "doublings" else "" for item in items],

@@ -101,6 +101,49 @@ def recognizer_read(recognizer_module: Any) -> Callable[[bytes, str], PhotoReadi
     return read
 
 
+# What the recognizer and this module say about a photo, in Dutch: (English start, Dutch), the detail after
+# the English start kept as it is (a size, a library's own words).
+PHOTO_MESSAGES: tuple[tuple[str, str], ...] = (
+    ("not an image (looks like a text file)", "geen afbeelding (het lijkt een tekstbestand)"),
+    (
+        "not an image in a supported format (JPEG, PNG or WebP)",
+        "geen afbeelding in een bruikbaar formaat (JPEG, PNG of WebP)",
+    ),
+    (
+        "HEIC/HEIF photos are not supported; export the photo as JPEG",
+        "HEIC/HEIF-foto's worden niet gelezen; bewaar de foto als JPEG",
+    ),
+    ("empty file (0 bytes)", "leeg bestand (0 bytes)"),
+    ("image too large to decode", "foto te groot om te openen"),
+    ("image too large", "foto te groot"),
+    ("corrupt or truncated image", "beschadigde of onvolledige foto"),
+    ("invalid image size", "ongeldige fotomaat"),
+    ("not a readable image", "geen leesbare afbeelding"),
+    ("recognition failed:", "herkennen mislukt:"),
+    ("cannot read", "kan niet lezen"),
+)
+
+
+def photo_message(message: str, lang: str) -> str:
+    """A photo's error or warning for the page: without the "<bytes>:" the recognizer puts before it, and in
+    Dutch where the words are known (the rest of the line, such as a size, as it was)."""
+    text = message.removeprefix("<bytes>: ").strip()
+    if lang != "nl":
+        return text
+    for english, dutch in PHOTO_MESSAGES:
+        if text.startswith(english):
+            return dutch + text[len(english) :]
+    return text
+
+
+def typed_over_photo(tiles: Sequence[TileRead]) -> bool:
+    """Whether the tiles were mostly typed rather than read: fewer than half of the photographed ones still
+    show what was read there. Then the photo is shown without boxes (typed codes on an unrelated photo's
+    boxes only mislead)."""
+    boxed = [tile for tile in tiles if tile.box is not None]
+    return bool(boxed) and 2 * sum(1 for tile in boxed if tile.code == tile.read_as) < len(boxed)
+
+
 # Colours of the boxes: sure, uncertain, corrected by the player.
 SURE = (46, 160, 67)
 UNSURE = (230, 120, 0)

@@ -35,6 +35,9 @@ class HandEditor:
     declared_open: dict[str, bool] = field(default_factory=dict)  # set id -> open, where the player switched
     kong_concealed: dict[str, bool] = field(default_factory=dict)  # kong tile code -> concealed kong
     typed_open: str = ""  # open sets typed in notation, for a split the scorer did not propose
+    melds: list[tuple[str, bool]] = field(default_factory=list)  # sets tapped in: (tiles, open); taken
+    # from the tiles above when all are there, else on their own beside them
+    bad_notation: tuple[int, str] | None = None  # (version, text) typed that is no hand: no score meanwhile
 
     @property
     def codes(self) -> list[str]:
@@ -119,7 +122,11 @@ def apply_notation(editor: HandEditor, text: str) -> bool:
     bonus = [c for c in codes if is_bonus(c)]
     duplicated = sorted(c for c, n in Counter(bonus).items() if n > 1)
     if duplicated:
-        raise NotationError(f"{duplicated[0]} appears twice; there is one of every flower and season")
+        raise NotationError(
+            f"{duplicated[0]} appears twice; there is one of every flower and season",
+            code="bonus_twice",
+            params={"count": Counter(bonus)[duplicated[0]], "tile": duplicated[0]},
+        )
     playing = [c for c in codes if not is_bonus(c)]
     if Counter(playing) == Counter(editor.codes) and sorted(bonus) == sorted(editor.bonus):
         return False

@@ -80,7 +80,14 @@ def choices(
     """st.multiselect showing `state[field]`, written back after the run."""
     default = [option for option in state.get(field) or () if option in options]
     value = list(
-        st.multiselect(label, options, default=default, key=fresh_key(key, labels, default), **kwargs)
+        st.multiselect(
+            label,
+            options,
+            default=default,
+            key=fresh_key(key, labels, default),
+            select_all=False,  # Streamlit's own "Select all" cannot be translated: left out
+            **kwargs,
+        )
     )
     state[field] = value
     remember(key, value)

@@ -21,12 +21,13 @@ from mahjong_nts.app.panels import (
     HandOutcome,
     notation_box,
     reading_notes,
+    score_summary,
     score_view,
     set_switches,
     tile_label,
     timed_evaluate,
 )
-from mahjong_nts.app.photo import PhotoReading, draw_tiles
+from mahjong_nts.app.photo import PhotoReading, draw_tiles, photo_message, typed_over_photo
 from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
@@ -39,9 +40,10 @@ from mahjong_nts.app.state import (
     photo_rows,
     set_tile,
 )
+from mahjong_nts.app.tiles_view import declared_melds, hand_tiles, palette, tile_css
 from mahjong_nts.app.widgets import choice, choices, labels_token
 from mahjong_nts.reading.table import read_table
-from mahjong_nts.reading.tiles import BACK
+from mahjong_nts.reading.tiles import BACK, is_bonus
 from scoring import (
     TILE_CODES,
     get_ruleset,
@@ -53,6 +55,7 @@ from scoring import (
 PLAYING_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "mpsz")
 BONUS_CODES: tuple[str, ...] = tuple(c for c in TILE_CODES if c[1] in "fy")
 MAX_ALTERNATIVE_PICKERS = 8
+NO_TILE = "none"  # the choice, for an uncertain tile, that it is no tile at all
 MAX_UPLOAD_MB = 40  # a 12 MP phone photo is 3-8 MB
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})  # not errors, just not done
@@ -91,18 +94,27 @@ def editor_for(reading: PhotoReading | None) -> HandEditor:
 def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
     """The photo with numbered boxes in the colour of their state, and what went wrong, if anything."""
     if reading.error:
-        st.error(t(lang, "photo_unreadable", message=reading.error))
+        st.error(t(lang, "photo_unreadable", message=photo_message(reading.error, lang)))
         return
     if reading.warning:
-        st.warning(t(lang, "recognition_unavailable", message=reading.warning))
+        st.warning(t(lang, "recognition_unavailable", message=photo_message(reading.warning, lang)))
+    typed = typed_over_photo(editor.tiles)
     if reading.image is not None:
         boxes = [(tile.box, f"{i + 1} {tile.code}", tile.state) for i, tile in enumerate(editor.tiles)]
-        st.image(draw_tiles(reading.image, reading.scale, boxes), width="stretch")
+        st.image(draw_tiles(reading.image, reading.scale, [] if typed else boxes), width="stretch")
     if not reading.tiles and not reading.warning:
         st.warning(t(lang, "no_tiles_found"))
+    elif typed:
+        st.caption(t(lang, "typed_not_photo"))
     elif reading.tiles:
         unsure = sum(1 for tile in editor.tiles if tile.uncertain)
-        st.caption(f"{t(lang, 'read_summary', count=len(reading.tiles), unsure=unsure)} {t(lang, 'legend')}")
+        read_bonus = {tile.code for tile in reading.tiles if is_bonus(tile.code)}
+        left = sum(1 for tile in editor.tiles if tile.box is not None)
+        left += sum(1 for code in editor.bonus if code in read_bonus)
+        summary = t(lang, "read_summary", count=left, unsure=unsure)
+        if left < len(reading.tiles):
+            summary = f"{summary} {t(lang, 'read_left_out', count=len(reading.tiles) - left)}"
+        st.caption(f"{summary} {t(lang, 'legend')}")
 
 
 # --- tile corrections -----------------------------------------------------------------------------
@@ -143,15 +155,18 @@ def alternative_pickers(editor: HandEditor, lang: str, prefix: str) -> None:
         return
     st.markdown(f"**{t(lang, 'uncertain_tiles')}**")
     for i, tile in unsure[:MAX_ALTERNATIVE_PICKERS]:
-        options = list(dict.fromkeys([tile.code, *tile.alternatives]))
+        options = [*dict.fromkeys([tile.code, *tile.alternatives]), NO_TILE]
         confidence = f" ({tile.confidence:.0%})" if tile.confidence is not None else ""
         picked = st.pills(
             t(lang, "tile_n", n=i + 1) + confidence,
             options,
             default=tile.code,
-            format_func=lambda c: tile_label(c, lang),
+            format_func=lambda c: t(lang, "no_tile") if c == NO_TILE else tile_label(c, lang),
             key=f"{prefix}-alt-{lang}-{editor.version}-{i}",
         )
+        if picked == NO_TILE:  # what was taken for a tile was none (a shadow, a coin): left out
+            editor.set_tiles([kept for j, kept in enumerate(editor.tiles) if j != i])
+            st.rerun()
         if picked is not None and picked != tile.code:
             set_tile(editor, i, picked)
             st.rerun()
@@ -167,7 +182,10 @@ def tile_table(editor: HandEditor, lang: str, prefix: str) -> None:
             "n": pd.Series([i + 1 for i in range(len(editor.tiles))], dtype="int64"),
             TILE_COLUMN: pd.Series([tile_label(tile.code, lang) for tile in editor.tiles], dtype="object"),
             "confidence": pd.Series([tile.confidence for tile in editor.tiles], dtype="float64"),
-            "alternatives": pd.Series([" ".join(tile.alternatives) for tile in editor.tiles], dtype="object"),
+            "alternatives": pd.Series(
+                [", ".join(tile_label(c, lang) for c in tile.alternatives) for tile in editor.tiles],
+                dtype="object",
+            ),
             REMOVE_COLUMN: pd.Series([False] * len(editor.tiles), dtype="boolean"),  # nullable: an added row
             # starts empty (a plain bool column is upcast to object then, which pandas deprecates)
         }
@@ -218,6 +236,7 @@ def bonus_picker(editor: HandEditor, lang: str, prefix: str) -> None:
         format_func=lambda c: tile_name(c, lang),
         placeholder=t(lang, "choose"),
         key=f"{prefix}-bonus-{lang}-{editor.version}",
+        select_all=False,  # Streamlit's own "Select all" is English
     )
     if sorted(chosen) != sorted(editor.bonus):
         editor.bonus = merge_bonus([], chosen)
@@ -226,14 +245,19 @@ def bonus_picker(editor: HandEditor, lang: str, prefix: str) -> None:
 
 
 def tile_corrections(editor: HandEditor, lang: str, prefix: str) -> None:
-    """All the ways to correct the tiles, in the order a player reaches for them."""
+    """All the ways to correct the tiles, in the order a player reaches for them: type the hand, tap its
+    tiles, leave out rows, pick among the alternatives, tap the palette (tiles and declared sets); the
+    table of codes stays as the advanced way."""
     notation_box(editor, lang, prefix)
+    hand_tiles(editor, lang, prefix)
     row_droppers(editor, lang, prefix)
     alternative_pickers(editor, lang, prefix)
-    with st.expander(t(lang, "tile_table"), expanded=not editor.tiles):
+    palette(editor, lang, prefix)
+    declared_melds(editor, lang, prefix)
+    bonus_picker(editor, lang, prefix)
+    with st.expander(t(lang, "tile_table")):
         tile_table(editor, lang, prefix)
         add_tile_picker(editor, lang, prefix)
-    bonus_picker(editor, lang, prefix)
 
 
 # --- situation, sets, score -----------------------------------------------------------------------
@@ -283,9 +307,9 @@ def winner_context(editor: HandEditor, lang: str, prefix: str, seat_names: dict[
         format_func=lambda w: wind_label(w, lang, seat_names),
         horizontal=True,
     )
-    tiles = list(dict.fromkeys(editor.codes))
+    tiles = sorted(set(editor.codes), key=TILE_CODES.index)  # in tile order, not photo order
     if tiles:
-        proposed = read_table(editor.tiles, "winner").winning_tile or tiles[-1]
+        proposed = read_table(editor.tiles, "winner").winning_tile or editor.codes[-1]
         shown = {"winning_tile": editor.winning_tile if editor.winning_tile in tiles else proposed}
         picked = choice(
             st.selectbox,
@@ -337,7 +361,7 @@ def structure_and_score(editor: HandEditor, lang: str, prefix: str, role: str) -
         evaluation, ms = timed_evaluate(editor, role)
     reading_notes(evaluation, lang)
     st.subheader(t(lang, "score"))
-    score_view(evaluation, lang, prefix, role)
+    score_view(evaluation, lang, prefix, role, summary_shown=True)
     swap_suggestions(editor, evaluation, lang, prefix, role)
     st.caption(t(lang, "scoring_time", ms=ms))
     return evaluation
@@ -368,6 +392,8 @@ def render_hand_tab(
 
     During an evening the ruleset is the evening's (`locked_ruleset`) and seats show the players' names.
     """
+    tile_css()
+    summary = st.container(key="hand-summary")  # filled once the hand is scored: the result stays on top
     photo_column, edit_column = st.columns([5, 6])
     with photo_column:
         st.subheader(t(lang, "photo"))
@@ -384,4 +410,6 @@ def render_hand_tab(
         game_context(editor, lang, locked_ruleset)
         winner_context(editor, lang, prefix, seat_names)
         evaluation = structure_and_score(editor, lang, prefix, "winner")
+    with summary:
+        score_summary(evaluation, lang)
     return HandOutcome(editor, evaluation)
