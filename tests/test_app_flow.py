@@ -298,10 +298,10 @@ def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -
     widget(at.toggle, f"{prefix}-open-pung:7z7z7z").set_value(True).run()
     assert metric_total(at) == 704
     # Settle: North wins with 704; East typed 16; South scored from the hand 555m 999s 12m 3456s 7p.
-    assert widget(at.radio, "settle-winner-").value == "N"
-    at.number_input(key="settle-score-E").set_value(16).run()
-    widget(at.radio, "settle-mode-S").set_value("hand").run()
-    widget(at.text_input, "loser-S-typed-notation").set_value("555m 999s 12m 3456s 7p").run()
+    assert widget(at.radio, "-winner-").value == "N"
+    widget(at.number_input, "-score-E").set_value(16).run()
+    widget(at.radio, "-mode-S").set_value("hand").run()
+    widget(at.text_input, "-S-typed-notation").set_value("555m 999s 12m 3456s 7p").run()
     assert not at.exception
     loser_hand = {
         "role": "loser",
@@ -311,7 +311,7 @@ def test_loser_scored_from_notation_and_settlement_sums_to_zero(deps: AppDeps) -
     }
     south = total_of(loser_hand)
     assert south == 4 + 8  # concealed pung of simples + concealed pung of terminals, no doublings
-    at.checkbox(key="settle-dead-W").check().run()
+    widget(at.checkbox, "-dead-W").check().run()
     table = table_with(at, "Krijgt / betaalt")
     changes = dict(zip(table["Speler"], table["Krijgt / betaalt"], strict=True))
     expected = settle({"E": 16, "S": south, "W": 0, "N": 704}, "N")
@@ -354,12 +354,13 @@ def test_evening_of_three_games_rotates_winds_and_survives_a_restart(tmp_path: P
     at.button(key="throw_dice").click().run()
     thrown_wind = at.session_state["game"]["prevailing_wind"]
     at.button(key="record_draw").click().run()
+    at.button(key="record_draw_confirm").click().run()  # a draw is asked first
     # Game 3: Cor wins with a typed 96 while sitting Oost; Dirk typed 8.
     assert widget(at.radio, f"{prefix}-seat").options[0] == "Oost (Cor)"
-    widget(at.radio, "settle-winner-").set_value("E").run()
-    widget(at.radio, "settle-source").set_value("typed").run()
-    at.number_input(key="settle-typed-score").set_value(96).run()
-    at.number_input(key="settle-score-W").set_value(8).run()
+    widget(at.radio, "-winner-").set_value("E").run()
+    widget(at.radio, "-source-").set_value("typed").run()
+    widget(at.number_input, "-typed-score").set_value(96).run()
+    widget(at.number_input, "-score-W").set_value(8).run()
     at.button(key="record_game").click().run()
     assert not at.exception
 

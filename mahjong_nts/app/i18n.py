@@ -143,12 +143,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "concealed_kong": ("Kong {tiles}: gesloten kong", "Kong {tiles}: concealed kong"),
     "typed_open": ("Andere open sets (notatie)", "Other open sets (notation)"),
     "typed_open_help": (
-        "Sets die open op tafel lagen, gescheiden door spaties: 123m 555z. Liggen hun stenen niet in de hand "
-        "hierboven, dan tellen ze los mee; liggen ze er wel in (bijv. 123m in plaats van 111m 222m 333m), "
-        "dan worden ze daaruit genomen.",
-        "Sets that lay open on the table, separated by spaces: 123m 555z. Sets whose tiles are not in the "
-        "hand above count on their own; sets whose tiles are there (e.g. 123m instead of 111m 222m 333m) are "
-        "taken from it.",
+        "Lag er een set open die hierboven niet staat (bijv. 123m in plaats van 111m 222m 333m)? "
+        "Typ die hier, gescheiden door spaties: 123m 123m.",
+        "Was a set open that is not listed above (e.g. 123m instead of 111m 222m 333m)? "
+        "Type it here, separated by spaces: 123m 123m.",
     ),
     "open_set_size": ("Open set {tiles}: een set is drie stenen.", "Open set {tiles}: a set is three tiles."),
     "no_sets": ("Geen sets om open te zetten.", "No sets to switch open."),
@@ -190,50 +188,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "col_kind": ("Soort", "Kind"),
     "col_open": ("Open", "Open"),
     "scoring_time": ("berekend in {ms:.1f} ms", "computed in {ms:.1f} ms"),
-    # the hand side of issue 15: tiles tapped as pictures, the result in view, waits
-    "tile_tap_help": (
-        "Tik een steen om hem te wijzigen of weg te halen; tik hieronder een steen om hem toe te voegen.",
-        "Tap a tile to change or remove it; tap a tile below to add it.",
-    ),
-    "tile_picked": (
-        "Steen {n} ({name}) gekozen: tik hieronder de juiste steen, of haal hem weg.",
-        "Tile {n} ({name}) chosen: tap the right tile below, or remove it.",
-    ),
-    "bonus_picked": (
-        "{name} gekozen: tik de juiste steen, of haal hem weg.",
-        "{name} chosen: tap the right one, or remove it.",
-    ),
-    "remove_tile": ("Weg", "Remove"),
-    "cancel_pick": ("Niet wijzigen", "Keep it"),
-    "meld_kind": ("Een getikte steen komt erbij als", "A tapped tile is added as"),
-    "add_as_tile": ("losse steen", "single tile"),
-    "add_as_chow": ("open chow (laagste steen)", "open chow (lowest tile)"),
-    "add_as_pung": ("open pong", "open pung"),
-    "add_as_kong": ("open kong", "open kong"),
-    "add_as_concealed_kong": ("gesloten kong", "concealed kong"),
-    "chow_start": (
-        "Een chow begint bij 1 t/m 7 van tekens, kringen of bamboe: tik de laagste steen.",
-        "A chow starts at 1 to 7 of characters, circles or bamboo: tap its lowest tile.",
-    ),
-    "meld_tile": (
-        "Een set is van speelstenen, niet van bloemen, seizoenen of omgekeerde stenen.",
-        "A set is made of playing tiles, not flowers, seasons or face-down tiles.",
-    ),
-    "declared": ("Gemelde sets", "Declared sets"),
-    "no_tile": ("geen steen (weglaten)", "no tile (leave out)"),
-    "read_left_out": ("({count} weggelaten)", "({count} left out)"),
-    "typed_not_photo": (
-        "De getypte hand hoort niet bij de foto: de foto staat er zonder vakjes bij.",
-        "The typed hand does not belong to the photo: the photo is shown without boxes.",
-    ),
-    "one_short": ("Nog één steen nodig voor mahjong. Wacht op:", "One tile short of mahjong. Waits on:"),
-    "one_short_none": (
-        "Nog één steen nodig, maar geen enkele steen maakt deze hand af.",
-        "One tile short, but no tile completes this hand.",
-    ),
-    "wait_valid": ("{tile}: {total} punten", "{tile}: {total} points"),
-    "wait_invalid": ("{tile}: geen geldige mahjong ({reason})", "{tile}: not a valid mahjong ({reason})"),
-    "summary_waiting": ("Nog geen score", "No score yet"),
     # settle
     "settle_intro": (
         "Iedere verliezer betaalt de winnaar; de verliezers verrekenen onderling het verschil. "
@@ -296,7 +250,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "next_game": ("Spel {number}: {seats}", "Game {number}: {seats}"),
     "next_prevailing": ("Heersende wind: {wind}", "Prevailing wind: {wind}"),
     "wind_fixed": ("({games} spellen per wind)", "({games} games per wind)"),
-    "throw_dice": ("🎲 Gooi voor de heersende wind", "🎲 Throw for the prevailing wind"),
+    "throw_dice": (  # words, no dice emoji: a phone without the emoji font shows a box
+        "Gooi de dobbelstenen voor de heersende wind",
+        "Throw the dice for the prevailing wind",
+    ),
     "thrown": ("Gegooid: {a} + {b} = {total} → {wind}", "Thrown: {a} + {b} = {total} → {wind}"),
     "session_complete": (
         "De sessie van {games} spellen is compleet.",
@@ -320,6 +277,70 @@ STRINGS: dict[str, tuple[str, str]] = {
     "unexpected_error": (
         "Er ging iets mis ({message}). Je invoer is bewaard; probeer het opnieuw.",
         "Something went wrong ({message}). Your input is kept; please try again.",
+    ),
+    # saving a game (issue 15, the evening): asked first where it needs a yes
+    "record_invalid_ask": (
+        "De winnaar krijgt 0 punten: dit is geen geldige mahjong. Toch opslaan?",
+        "The winner gets 0 points: this is not a valid mahjong. Save it anyway?",
+    ),
+    "record_invalid_yes": ("Ja, sla spel {number} op met 0 punten", "Yes, save game {number} with 0 points"),
+    "record_draw_game": (
+        "Zet remise in de avondstand (spel {number})",
+        "Add a draw to the evening (game {number})",
+    ),
+    "draw_ask": (
+        "Spel {number} opslaan als remise? Niemand betaalt, de winden schuiven door.",
+        "Save game {number} as a draw? Nobody pays, the winds move on.",
+    ),
+    "draw_yes": ("Ja, spel {number} is remise", "Yes, game {number} is a draw"),
+    "undo_ask": (
+        "Spel {number} verwijderen uit de avondstand?",
+        "Remove game {number} from the evening?",
+    ),
+    "answer_no": ("Nee, terug", "No, go back"),
+    "sample_hand": (
+        "Dit is de hand van de voorbeeldfoto, niet van dit spel: upload of typ de winnende hand.",
+        "This is the sample photo's hand, not this game's: upload or type the winning hand.",
+    ),
+    "sample_hand_use": ("Toch de voorbeeldhand gebruiken", "Use the sample hand anyway"),
+    "dead_counts_zero": ("Dode hand: telt 0 punten.", "Dead hand: counts 0 points."),
+    "dead_mark": ("dood", "dead"),
+    "names_from_settle": (
+        "De namen uit Afrekenen staan al ingevuld.",
+        "The names typed in Settle are filled in.",
+    ),
+    "export_csv_nl": ("Exporteer voor Excel (NL, ;)", "Export for Dutch Excel (;)"),
+    "err_evening_players": (
+        "een avond heeft vier verschillende spelersnamen nodig",
+        "an evening needs four different player names",
+    ),
+    "err_evening_seats": (
+        "Oost, Zuid, West en Noord gaan elk naar precies één speler",
+        "each of East, South, West, North goes to exactly one player",
+    ),
+    "err_evening_missing": ("er is geen avond met nummer {id}", "there is no evening number {id}"),
+    "err_game_taken": (
+        "spel {number} staat al in de avondstand (van een andere telefoon?); de avond heeft nu {games} "
+        "spellen: kijk eerst naar de stand",
+        "game {number} was already recorded (on another phone?); the evening now has {games} games: look at "
+        "the standing before recording again",
+    ),
+    "err_game_wind": (
+        "onder deze regels wordt spel {number} gespeeld met heersende wind {wind}",
+        "under these rules game {number} is played in prevailing wind {wind}",
+    ),
+    "err_game_prevailing": (
+        "de heersende wind moet Oost, Zuid, West of Noord zijn, niet {wind}",
+        "the prevailing wind must be East, South, West or North, not {wind}",
+    ),
+    "err_game_winner": ("de winnaar {winner} is geen van de spelers", "the winner {winner} is not a player"),
+    "err_settle_seats": (
+        "een spel heeft precies de vier plaatsen Oost, Zuid, West en Noord",
+        "a game has exactly the four seats East, South, West and North",
+    ),
+    "err_settle_dead_winner": (
+        "de winnaar kan geen dode hand hebben; kies een andere winnaar of remise",
+        "the winner cannot have a dead hand; choose another winner or a draw",
     ),
 }
 

@@ -1,10 +1,14 @@
-"""The page: language switch, then the tabs Hand, Afrekenen and Avond. All UI sits under main(deps)."""
+"""The page: language switch, then the tabs Hand, Afrekenen and Avond. All UI sits under main(deps).
+
+The tabs track which one is open (a keyed st.tabs), so a button in Afrekenen or Avond leaves the player
+where they were; every tab is still drawn on every run, so nothing typed in a hidden tab is lost."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -12,6 +16,7 @@ from mahjong_nts.app.access import pin_gate
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import LANGUAGES, t
 from mahjong_nts.app.panels import HandOutcome, set_game
+from mahjong_nts.app.recording import editor_key
 from mahjong_nts.app.scoreboard import Evening
 from mahjong_nts.app.settle import names_by_seat
 from mahjong_nts.app.views.evening import NEW_EVENING, render_evening_tab
@@ -52,12 +57,32 @@ def open_evening(deps: AppDeps) -> Evening | None:
     return evening
 
 
+VIEWS: tuple[str, ...] = ("hand", "settle", "evening")
+VIEW = "view"  # session key: the open tab, by its name above (labels change with the language)
+
+
 def show_flash() -> None:
-    """The message a callback left for this run (a game recorded, undone, or an error)."""
+    """The message a callback left for this run (a game recorded, undone, or an error): in the page and as a
+    toast, which shows wherever the player has scrolled to."""
     flash = st.session_state.pop("flash", None)
     if flash:
         kind, key, params = flash
-        getattr(st, kind)(t(st.session_state["lang"], key, **params))
+        text = t(st.session_state["lang"], key, **params)
+        getattr(st, kind)(text)
+        st.toast(text)
+
+
+def view_tabs(lang: str) -> dict[str, Any]:
+    """The three tabs, the one the player had open still open (kept across reruns and a language switch)."""
+    labels = {view: t(lang, f"tab_{view}") for view in VIEWS}
+    current = st.session_state.get(VIEW, VIEWS[0])
+    key = f"{VIEW}-{lang}"  # the labels' language in the key: another language opens the same view
+    if key not in st.session_state and current in labels:
+        st.session_state[key] = labels[current]
+    tabs = st.tabs(list(labels.values()), key=key, on_change="rerun")
+    opened = [view for view, tab in zip(VIEWS, tabs, strict=True) if tab.open]
+    st.session_state[VIEW] = opened[0] if opened else current
+    return dict(zip(VIEWS, tabs, strict=True))
 
 
 def guarded(lang: str, render: Callable[[], object]) -> object:
@@ -95,10 +120,10 @@ def main(deps: AppDeps) -> None:
     except Exception as exc:  # the SQLite file is unreadable: the hand still scores
         st.error(t(lang, "store_error", message=one_line(exc)))
         evening = None
-    show_flash()
-    hand_tab, settle_tab, evening_tab = st.tabs(
-        [t(lang, "tab_hand"), t(lang, "tab_settle"), t(lang, "tab_evening")]
-    )
+    with st.container():  # always there, so the tabs below keep their place in the page
+        show_flash()
+    tabs = view_tabs(lang)
+    hand_tab, settle_tab, evening_tab = tabs["hand"], tabs["settle"], tabs["evening"]
     seats = names_by_seat(evening.next_seats()) if evening is not None else {}
     with hand_tab:
         outcome = guarded(
@@ -107,5 +132,6 @@ def main(deps: AppDeps) -> None:
     with settle_tab:
         if isinstance(outcome, HandOutcome):
             guarded(lang, lambda: render_settle_tab(deps, lang, evening, outcome))
+    hand = editor_key(outcome.editor) if isinstance(outcome, HandOutcome) else None
     with evening_tab:
-        guarded(lang, lambda: render_evening_tab(deps, lang, evening))
+        guarded(lang, lambda: render_evening_tab(deps, lang, evening, hand))

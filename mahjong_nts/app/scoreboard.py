@@ -148,9 +148,15 @@ def game_from_seats(
 ) -> GameRecord:
     """A game from player -> seat wind and player -> score: settled by seat, then told per player."""
     if prevailing_wind not in SEATS:
-        raise InputError(f"prevailing wind must be one of E, S, W, N, not {prevailing_wind!r}")
+        raise InputError(
+            f"prevailing wind must be one of E, S, W, N, not {prevailing_wind!r}",
+            code="game_prevailing",
+            params={"wind": prevailing_wind},
+        )
     if winner is not None and winner not in seats:
-        raise InputError(f"the winner {winner!r} is not one of the players")
+        raise InputError(
+            f"the winner {winner!r} is not one of the players", code="game_winner", params={"winner": winner}
+        )
     settlement = settle_game(
         [
             SeatScore(wind, player, int(scores.get(player, 0)), player in dead)
@@ -191,9 +197,11 @@ class ScoreboardStore:
         """Start a session; `seats` gives each of the four players their first seat wind."""
         players = [p.strip() for p in seats]
         if len(players) != 4 or any(not p for p in players) or len(set(players)) != 4:
-            raise InputError("an evening needs four different player names")
+            raise InputError("an evening needs four different player names", code="evening_players")
         if sorted(seats.values()) != sorted(SEATS):
-            raise InputError("each of Oost, Zuid, West, Noord goes to exactly one player")
+            raise InputError(
+                "each of Oost, Zuid, West, Noord goes to exactly one player", code="evening_seats"
+            )
         get_ruleset(ruleset)  # InputError naming the rulesets there are
         clean = {p.strip(): w for p, w in seats.items()}
         created = datetime.now().isoformat(timespec="seconds")
@@ -237,16 +245,24 @@ class ScoreboardStore:
             db.execute("BEGIN IMMEDIATE")
             evening = _read_evening(db, evening_id)
             if evening is None:
-                raise InputError(f"no evening with id {evening_id}")
+                raise InputError(
+                    f"no evening with id {evening_id}", code="evening_missing", params={"id": evening_id}
+                )
             number = len(evening.games) + 1
             if expected_number is not None and expected_number != number:
                 raise InputError(
                     f"game {expected_number} was already recorded (on another phone?); the evening now has "
-                    f"{number - 1} games: look at the standing before recording again"
+                    f"{number - 1} games: look at the standing before recording again",
+                    code="game_taken",
+                    params={"number": expected_number, "games": number - 1},
                 )
             fixed = evening.fixed_prevailing_wind()
             if fixed is not None and prevailing_wind != fixed:
-                raise InputError(f"under nts game {number} is played in wind {fixed}")
+                raise InputError(
+                    f"under nts game {number} is played in wind {fixed}",
+                    code="game_wind",
+                    params={"number": number, "wind": fixed},
+                )
             game = game_from_seats(number, prevailing_wind, evening.next_seats(), winner, scores, dead)
             db.execute(
                 "INSERT INTO games (session_id, number, prevailing_wind, seats, winner, scores, dead, "
@@ -322,3 +338,46 @@ def evening_csv(evening: Evening) -> str:
             row += [game.seats[p], game.scores.get(p, 0), int(p in game.dead), game.changes[p], totals[p]]
         writer.writerow(row)
     return out.getvalue()
+
+
+DUTCH_WINDS = {"E": "O", "S": "Z", "W": "W", "N": "N"}
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def excel_cell(value: object) -> object:
+    """A cell as Excel should take it: a name that starts like a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return f"'{value}"
+    return value
+
+
+def evening_csv_nl(evening: Evening) -> bytes:
+    """The session for Dutch Excel: `;` between cells, Dutch headers, winds O/Z/W/N, the evening's name and
+    date on every row, UTF-8 with a byte-order mark (so Excel reads accents). One row per game."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    players = evening.players
+    header = ["Avond", "Datum", "Spel", "Heersende wind", "Winnaar", "Remise"]
+    for p in players:
+        header += [f"{p} wind", f"{p} score", f"{p} dode hand", f"{p} krijgt/betaalt", f"{p} totaal"]
+    writer.writerow([excel_cell(h) for h in header])
+    date = evening.created_at[:10]
+    for game, totals in zip(evening.games, evening.totals(), strict=True):
+        row: list[object] = [
+            evening.name,
+            date,
+            game.number,
+            DUTCH_WINDS[game.prevailing_wind],
+            game.winner or "",
+            "ja" if game.draw else "nee",
+        ]
+        for p in players:
+            row += [
+                DUTCH_WINDS[game.seats[p]],
+                game.scores.get(p, 0),
+                "ja" if p in game.dead else "nee",
+                game.changes[p],
+                totals[p],
+            ]
+        writer.writerow([excel_cell(c) for c in row])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")

@@ -52,9 +52,11 @@ def settle_game(seats: Sequence[SeatScore], winner: str | None) -> Settlement:
     """Apply dead hands (they score 0 and still pay), then settle; InputError (one line) on bad input."""
     by_seat = {s.seat: s for s in seats}
     if sorted(by_seat) != sorted(SEATS) or len(seats) != len(SEATS):
-        raise InputError("a game has exactly the four seats E, S, W, N")
+        raise InputError("a game has exactly the four seats E, S, W, N", code="settle_seats")
     if winner is not None and by_seat[winner].dead:
-        raise InputError("the winner cannot have a dead hand; choose another winner or a draw")
+        raise InputError(
+            "the winner cannot have a dead hand; choose another winner or a draw", code="settle_dead_winner"
+        )
     counted = tuple(
         SeatScore(s.seat, s.name, 0 if s.dead or winner is None else s.score, s.dead)
         for s in (by_seat[seat] for seat in SEATS)

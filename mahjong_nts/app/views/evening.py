@@ -1,5 +1,6 @@
 """The "Avond" tab: start an evening, see the standing and the games in order, throw the prevailing wind,
-record a draw, undo the last game, export to CSV. Everything lives in the SQLite store."""
+record a draw, undo the last game, export to CSV (plain, and for Dutch Excel). Everything lives in the
+SQLite store. A draw and an undo each ask first."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import t, wind_name
-from mahjong_nts.app.panels import record_game, set_game
-from mahjong_nts.app.scoreboard import Evening, evening_csv
+from mahjong_nts.app.panels import set_game
+from mahjong_nts.app.recording import ask, asked, error_text, fresh_game, game_tag, save_game, withdraw
+from mahjong_nts.app.scoreboard import Evening, evening_csv, evening_csv_nl
 from mahjong_nts.app.settle import SEATS
 from mahjong_nts.app.widgets import choice, labels_token
 from mahjong_nts.messages import one_line
@@ -20,6 +22,7 @@ from scoring.rulesets import DEFAULT_RULESET
 from scoring.session import wind_for_dice
 
 NEW_EVENING = 0
+TABLE_NAMES = "table_names"  # seat -> name typed in Afrekenen before an evening was started
 
 
 def create_evening(deps: AppDeps, lang: str) -> None:
@@ -34,7 +37,8 @@ def create_evening(deps: AppDeps, lang: str) -> None:
             str(st.session_state.get(f"new-ruleset-{lang}", DEFAULT_RULESET)),
         )
     except (InputError, OSError) as exc:
-        st.session_state["flash"] = ("error", "evening_error", {"message": str(exc)})
+        message = error_text(lang, exc)
+        st.session_state["flash"] = ("error", "evening_error", {"message": message})
         return
     st.session_state["evening_choice"] = evening.id
 
@@ -48,18 +52,26 @@ def throw_dice(deps: AppDeps, number: int) -> None:
 
 
 def undo_last(deps: AppDeps, evening_id: int, number: int | None = None) -> None:
-    """Callback: remove the last game (only if it is still game `number`, the one the button named)."""
+    """Callback: remove the last game (only if it is still game `number`, the one the button named); the
+    inputs typed meanwhile for the next game, at seats that no longer hold, go with it."""
+    withdraw()
     game = deps.store.undo_last_game(evening_id, number)
-    st.session_state.pop("confirm_undo", None)
     if game is not None:
         st.session_state["flash"] = ("info", "undone", {"number": game.number})
+        fresh_game(None)
 
 
 def new_evening_form(deps: AppDeps, lang: str) -> None:
     """Names of the four players (first = Oost), the ruleset, and whether the dice share out the winds."""
+    typed: dict[str, str] = st.session_state.get(TABLE_NAMES, {})
+    for n, seat in enumerate(SEATS):  # names typed in Afrekenen are not asked again
+        if typed.get(seat) and not st.session_state.get(f"new-player-{n}"):
+            st.session_state[f"new-player-{n}"] = typed[seat]
     with st.form("new-evening"):
         st.text_input(t(lang, "evening_name"), key="new-name")
         st.caption(t(lang, "players_in_order"))
+        if any(typed.get(seat) for seat in SEATS):
+            st.caption(t(lang, "names_from_settle"))
         columns = st.columns(4)
         for n, (column, seat) in enumerate(zip(columns, SEATS, strict=True)):
             with column:
@@ -89,16 +101,16 @@ def games_frame(evening: Evening, lang: str) -> pd.DataFrame:
             t(lang, "col_winner"): game.winner if game.winner else t(lang, "draw"),
         }
         for player in evening.players:
-            dead = " ☠" if player in game.dead else ""
+            dead = f" ({t(lang, 'dead_mark')})" if player in game.dead else ""  # words: no symbol font needed
             change = game.changes[player]
             row[player] = f"{wind_name(lang, game.seats[player])}{dead}: {change:+d} → {totals[player]}"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
+def next_game_panel(deps: AppDeps, lang: str, evening: Evening, hand: str | None = None) -> None:
     """Who sits where in the next game, its prevailing wind (thrown, or fixed by the ruleset's schedule), a
-    draw."""
+    draw (asked first; `hand` is the Hand tab's editor key, emptied with the saved game)."""
     number = len(evening.games) + 1
     seats = evening.next_seats()
     by_seat = sorted(seats, key=lambda p: SEATS.index(seats[p]))
@@ -128,32 +140,43 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
         if thrown and thrown[0] == number:
             _n, a, b, wind = thrown
             st.caption(t(lang, "thrown", a=a, b=b, total=a + b, wind=wind_name(lang, wind)))
-    st.button(
-        t(lang, "record_draw"),
-        key="record_draw",
-        on_click=record_game,
-        args=(deps, evening.id, prevailing, None, {}, [], number),
-    )
+    tag = game_tag(evening)
+    st.button(t(lang, "record_draw"), key="record_draw", on_click=ask, args=("draw", tag))
+    if asked("draw", tag):
+        st.warning(t(lang, "draw_ask", number=number))
+        yes, no = st.columns(2)
+        yes.button(
+            t(lang, "draw_yes", number=number),
+            type="primary",
+            key="record_draw_confirm",
+            on_click=save_game,
+            args=(deps, evening.id, prevailing, None, {}, [], number, hand),
+        )
+        no.button(t(lang, "answer_no"), key="record_draw_no", on_click=withdraw)
 
 
 def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
     """Undo in two steps, so a stray tap removes nothing."""
     if not evening.games:
         return
-    if st.button(t(lang, "undo"), key="undo"):
-        st.session_state["confirm_undo"] = evening.id
-    if st.session_state.get("confirm_undo") == evening.id:
-        st.button(
-            t(lang, "undo_confirm", number=evening.games[-1].number),
+    tag = game_tag(evening)
+    number = evening.games[-1].number
+    st.button(t(lang, "undo"), key="undo", on_click=ask, args=("undo", tag))
+    if asked("undo", tag):
+        st.warning(t(lang, "undo_ask", number=number))
+        yes, no = st.columns(2)
+        yes.button(
+            t(lang, "undo_confirm", number=number),
             type="primary",
             key="undo_confirm",
             on_click=undo_last,
-            args=(deps, evening.id, evening.games[-1].number),
+            args=(deps, evening.id, number),
         )
+        no.button(t(lang, "answer_no"), key="undo_no", on_click=withdraw)
 
 
-def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> None:
-    """The whole Avond tab."""
+def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None, hand: str | None = None) -> None:
+    """The whole Avond tab; `hand` is the Hand tab's editor key (a draw saved here empties that hand)."""
     try:
         evenings = {e.id: e for e in deps.store.evenings()}
     except (OSError, sqlite3.Error) as exc:
@@ -176,19 +199,27 @@ def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None) -> Non
         standing = evening.standing()
         for column, player in zip(st.columns(4), evening.players, strict=True):
             column.metric(player, standing[player])
-        next_game_panel(deps, lang, evening)
+        next_game_panel(deps, lang, evening, hand)
         st.subheader(t(lang, "games"))
         if evening.games:
             st.table(games_frame(evening, lang), hide_index=True)
         else:
             st.caption(t(lang, "no_games"))
         undo_panel(deps, lang, evening)
-        st.download_button(
+        plain, excel = st.columns(2)
+        plain.download_button(
             t(lang, "export_csv"),
             evening_csv(evening),
             file_name=f"mahjong-{evening.name}.csv".replace(" ", "-"),
             mime="text/csv",
             key="export_csv",
+        )
+        excel.download_button(
+            t(lang, "export_csv_nl"),
+            evening_csv_nl(evening),
+            file_name=f"mahjong-{evening.name}-excel.csv".replace(" ", "-"),
+            mime="text/csv",
+            key="export_csv_nl",
         )
     st.caption(t(lang, "stored_in", path=deps.store.path))
 

@@ -1,0 +1,117 @@
+"""Saving a game from the page (Afrekenen's button, Avond's draw) and what follows: the game stored as the
+number the button showed, said in the page, and the next game started fresh. The settle inputs are keyed
+per game (a browser keeps a widget's value while its key comes back, so a dead hand ticked for Noord would
+otherwise stay ticked for the next player at Noord), the winner's hand is emptied, confirmations withdrawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+
+import streamlit as st
+
+from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.i18n import STRINGS, t, wind_name
+from mahjong_nts.app.photo import photo_key
+from mahjong_nts.app.scoreboard import Evening
+from mahjong_nts.app.state import HandEditor
+from mahjong_nts.messages import one_line
+from scoring import InputError, describe
+
+SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so (record_game in panels clears the same)
+LOSER_PREFIX = "loser-"
+WIND_CODES = ("E", "S", "W", "N")
+CONFIRM = "confirm"  # session key: (what, game tag) of the save that waits for a yes
+
+
+def error_text(lang: str, exc: BaseException) -> str:
+    """A refusal of the scoreboard or the settlement in the page's language (i18n "err_<code>"), else the
+    scorer's wording (`scoring.describe`), else the one line of the error."""
+    code = getattr(exc, "code", None)
+    if isinstance(exc, InputError) and code and f"err_{code}" in STRINGS:
+        params = {
+            k: wind_name(lang, v) if k == "wind" and v in WIND_CODES else v for k, v in exc.params.items()
+        }
+        return t(lang, f"err_{code}", **params)
+    return describe(exc, lang) if isinstance(exc, InputError) else one_line(exc)
+
+
+def game_tag(evening: Evening | None) -> str:
+    """The game the settle inputs belong to: the evening's next game ("3-5"), or "free" without an evening."""
+    return f"{evening.id}-{len(evening.games) + 1}" if evening is not None else "free"
+
+
+def ask(what: str, tag: str) -> None:
+    """Callback: the save `what` ("record", "draw", "undo") of game `tag` waits for a yes."""
+    st.session_state[CONFIRM] = (what, tag)
+
+
+def asked(what: str, tag: str) -> bool:
+    """Whether the save `what` of game `tag` waits for a yes."""
+    return st.session_state.get(CONFIRM) == (what, tag)
+
+
+def withdraw() -> None:
+    """Callback of "Nee": nothing is saved, nothing the player entered is touched."""
+    st.session_state.pop(CONFIRM, None)
+
+
+def editor_key(editor: HandEditor) -> str | None:
+    """The key (photo hash, or "typed") the Hand tab keeps this editor under; None when it is not there."""
+    editors: Mapping[str, HandEditor] = st.session_state.get("editors", {})
+    return next((key for key, kept in editors.items() if kept is editor), None)
+
+
+@cache
+def sample_keys(samples: tuple[Path, ...]) -> frozenset[str]:
+    """The photo keys of the bundled sample photos (read once per process)."""
+    keys = set()
+    for path in samples:
+        try:
+            keys.add(photo_key(path.read_bytes()))
+        except OSError:
+            continue
+    return frozenset(keys)
+
+
+def is_untouched_sample(deps: AppDeps, editor: HandEditor) -> bool:
+    """The hand is a sample photo's, as read and not changed: a demonstration, not a hand of this game."""
+    return editor.version == 0 and editor_key(editor) in sample_keys(deps.samples)
+
+
+def save_game(
+    deps: AppDeps,
+    evening_id: int,
+    prevailing: str,
+    winner: str | None,
+    scores: Mapping[str, int],
+    dead: Sequence[str],
+    number: int,
+    hand: str | None = None,
+) -> None:
+    """Callback: store game `number` (winner None: a draw), say so, and start the next game fresh; the Hand
+    tab's editor `hand` (its key) is emptied when it was the winner's. On an error nothing is cleared."""
+    st.session_state.pop(CONFIRM, None)
+    try:
+        game = deps.store.add_game(evening_id, prevailing, winner, scores, dead, expected_number=number)
+    except (InputError, OSError) as exc:
+        message = error_text(st.session_state.get("lang", "nl"), exc)
+        st.session_state["flash"] = ("error", "settle_error", {"message": message})
+        return
+    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
+    fresh_game(hand)
+
+
+def fresh_game(hand: str | None) -> None:
+    """The next game's inputs: no settle choices, no loser hands, and an empty winner's hand."""
+    for key in [k for k in st.session_state if str(k).startswith((SETTLE_PREFIX, LOSER_PREFIX))]:
+        del st.session_state[key]
+    st.session_state["settle"] = {}
+    st.session_state["loser_editors"] = {}
+    editors: dict[str, HandEditor] = st.session_state.get("editors", {})
+    if hand is not None and hand in editors:
+        editors[hand] = HandEditor()  # the photo still shows; its tiles are the saved game's, not the next
+        for key in [k for k in st.session_state if str(k).startswith(f"hand-{hand}")]:
+            del st.session_state[key]
