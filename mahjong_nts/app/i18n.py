@@ -143,10 +143,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "concealed_kong": ("Kong {tiles}: gesloten kong", "Kong {tiles}: concealed kong"),
     "typed_open": ("Andere open sets (notatie)", "Other open sets (notation)"),
     "typed_open_help": (
-        "Lag er een set open die hierboven niet staat (bijv. 123m in plaats van 111m 222m 333m)? "
-        "Typ die hier, gescheiden door spaties: 123m 123m.",
-        "Was a set open that is not listed above (e.g. 123m instead of 111m 222m 333m)? "
-        "Type it here, separated by spaces: 123m 123m.",
+        "Sets die open op tafel lagen, gescheiden door spaties: 123m 555z. Liggen hun stenen niet in de hand "
+        "hierboven, dan tellen ze los mee; liggen ze er wel in (bijv. 123m in plaats van 111m 222m 333m), "
+        "dan worden ze daaruit genomen.",
+        "Sets that lay open on the table, separated by spaces: 123m 555z. Sets whose tiles are not in the "
+        "hand above count on their own; sets whose tiles are there (e.g. 123m instead of 111m 222m 333m) are "
+        "taken from it.",
     ),
     "open_set_size": ("Open set {tiles}: een set is drie stenen.", "Open set {tiles}: a set is three tiles."),
     "no_sets": ("Geen sets om open te zetten.", "No sets to switch open."),
@@ -188,6 +190,50 @@ STRINGS: dict[str, tuple[str, str]] = {
     "col_kind": ("Soort", "Kind"),
     "col_open": ("Open", "Open"),
     "scoring_time": ("berekend in {ms:.1f} ms", "computed in {ms:.1f} ms"),
+    # the hand side of issue 15: tiles tapped as pictures, the result in view, waits
+    "tile_tap_help": (
+        "Tik een steen om hem te wijzigen of weg te halen; tik hieronder een steen om hem toe te voegen.",
+        "Tap a tile to change or remove it; tap a tile below to add it.",
+    ),
+    "tile_picked": (
+        "Steen {n} ({name}) gekozen: tik hieronder de juiste steen, of haal hem weg.",
+        "Tile {n} ({name}) chosen: tap the right tile below, or remove it.",
+    ),
+    "bonus_picked": (
+        "{name} gekozen: tik de juiste steen, of haal hem weg.",
+        "{name} chosen: tap the right one, or remove it.",
+    ),
+    "remove_tile": ("Weg", "Remove"),
+    "cancel_pick": ("Niet wijzigen", "Keep it"),
+    "meld_kind": ("Een getikte steen komt erbij als", "A tapped tile is added as"),
+    "add_as_tile": ("losse steen", "single tile"),
+    "add_as_chow": ("open chow (laagste steen)", "open chow (lowest tile)"),
+    "add_as_pung": ("open pong", "open pung"),
+    "add_as_kong": ("open kong", "open kong"),
+    "add_as_concealed_kong": ("gesloten kong", "concealed kong"),
+    "chow_start": (
+        "Een chow begint bij 1 t/m 7 van tekens, kringen of bamboe: tik de laagste steen.",
+        "A chow starts at 1 to 7 of characters, circles or bamboo: tap its lowest tile.",
+    ),
+    "meld_tile": (
+        "Een set is van speelstenen, niet van bloemen, seizoenen of omgekeerde stenen.",
+        "A set is made of playing tiles, not flowers, seasons or face-down tiles.",
+    ),
+    "declared": ("Gemelde sets", "Declared sets"),
+    "no_tile": ("geen steen (weglaten)", "no tile (leave out)"),
+    "read_left_out": ("({count} weggelaten)", "({count} left out)"),
+    "typed_not_photo": (
+        "De getypte hand hoort niet bij de foto: de foto staat er zonder vakjes bij.",
+        "The typed hand does not belong to the photo: the photo is shown without boxes.",
+    ),
+    "one_short": ("Nog één steen nodig voor mahjong. Wacht op:", "One tile short of mahjong. Waits on:"),
+    "one_short_none": (
+        "Nog één steen nodig, maar geen enkele steen maakt deze hand af.",
+        "One tile short, but no tile completes this hand.",
+    ),
+    "wait_valid": ("{tile}: {total} punten", "{tile}: {total} points"),
+    "wait_invalid": ("{tile}: geen geldige mahjong ({reason})", "{tile}: not a valid mahjong ({reason})"),
+    "summary_waiting": ("Nog geen score", "No score yet"),
     # settle
     "settle_intro": (
         "Iedere verliezer betaalt de winnaar; de verliezers verrekenen onderling het verschil. "
