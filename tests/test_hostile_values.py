@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import InputError, hand_from_dict, score_hand
+from scoring import InputError, Meld, hand_from_dict, score_hand
 from scoring.io import KEYS
 from scoring.rulesets import RULESET_NAMES, get_ruleset
 from scoring.settlement import MAX_SCORE, settle
+from scoring.validate import validate_hand
 
 BASE: dict[str, Any] = {
     "seat_wind": "E",
@@ -106,3 +108,11 @@ def test_bad_melds_are_named(meld: dict[str, Any], named: str) -> None:
 def test_a_meld_as_a_list_of_tiles_is_read_like_its_string() -> None:
     as_list = hand_from_dict({**BASE, "melds": [{"tiles": ["1z", "1z", "1z"], "open": True}]})
     assert as_list == hand_from_dict(BASE)
+
+
+def test_a_meld_holding_an_unhashable_tile_is_an_input_error() -> None:
+    """A Python caller's junk (a list where a tile code goes) is named, not a TypeError."""
+    hand = hand_from_dict(BASE)
+    junk = Meld((["1z"], "1z", "1z"), True)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="unknown tile"):
+        validate_hand(replace(hand, melds=(junk,)))
