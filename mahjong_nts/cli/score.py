@@ -163,19 +163,17 @@ def _score_batch(records: Sequence[Record], out: TextIO, steps: Sequence[Step] =
 
 def _answers(records: Sequence[Record], steps: Sequence[Step]) -> list[Any]:
     """Each record taken through the steps, one step over all records at a time: its answer, or the
-    exception that stopped it (a record that failed to parse starts as its InputError)."""
+    exception that stopped it (every one: that hand's line reports it; a record that failed to parse
+    starts as its InputError)."""
     values: list[Any] = [InputError(r.error) if r.error is not None else r.value for r in records]
     for step in steps:
-        values = [value if isinstance(value, Exception) else _attempt(step, value) for value in values]
+        for index, value in enumerate(values):
+            if not isinstance(value, Exception):
+                try:
+                    values[index] = step(value)
+                except Exception as error:
+                    values[index] = error
     return values
-
-
-def _attempt(step: Step, value: Any) -> Any:
-    """step(value), or the exception it raised (every one: the line of that hand reports it)."""
-    try:
-        return step(value)
-    except Exception as error:
-        return error
 
 
 def parse_meld_option(text: str) -> dict[str, Any]:
