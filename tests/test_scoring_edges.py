@@ -84,3 +84,10 @@ def test_winds_and_field_names() -> None:
 
 def test_a_group_whose_count_cannot_become_sets_waits_on_nothing() -> None:
     assert _group_waits((1, 0, 0, 0, 0, 0, 0, 0, 0), False, 1) == ()
+
+
+def test_a_meld_holding_something_else_than_codes_is_one_input_error() -> None:
+    concealed = ("2p", "3p", "4p", "5m", "6m", "7m", "9s", "9s", "4s", "5s", "6s")
+    odd = Meld((["5z"], "5z", "5z"))  # type: ignore[arg-type]  # a list among the codes
+    with pytest.raises(InputError, match=r"meld: unknown tile \['5z'\]"):
+        score_hand(Hand("S", "W", concealed, (odd,), winning_tile="4p"))
