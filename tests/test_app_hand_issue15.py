@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from test_app_flow import HAND1, HAND2, MISREAD_INDEX, fake_deps, start, texts, widget
 
 from mahjong_nts.app.deps import AppDeps
+from mahjong_nts.app.panels import assumption_text
 from mahjong_nts.app.photo import photo_key, photo_message, typed_over_photo
 from mahjong_nts.app.tiles_view import meld_of
 from mahjong_nts.cli.waits import waits_object
@@ -326,3 +327,28 @@ def test_typed_over_photo_and_meld_of() -> None:
     assert meld_of("chow", "7p") == ("789p", True) and meld_of("chow", "8p") is None
     assert meld_of("chow", "5z") is None and meld_of("pung", "back") is None and meld_of("kong", "1f") is None
     assert meld_of("pung", "5z") == ("555z", True) and meld_of("concealed_kong", "9s") == ("9999s", False)
+
+
+def test_what_the_reading_assumed_is_said_in_dutch(at: AppTest) -> None:
+    notation(at, HAND)
+    notes = " ".join(c for c in texts(at, "caption") if "Zo gelezen" in c)
+    assert "alle 14 stenen gesloten (geen sets gemeld)" in notes, notes
+    assert "tiles" not in notes and "winning_tile" not in notes, notes
+
+
+def test_assumption_wording() -> None:
+    assert (
+        assumption_text("winning_tile 4z (last tile read)", "nl") == "winnende steen Noord (laatst gelezen)"
+    )
+    assert assumption_text("winning_tile 7z (set apart)", "nl") == "winnende steen Rode draak (apart gelegd)"
+    assert (
+        assumption_text("open set 123p (laid apart from the rack)", "nl")
+        == "open set 123p (apart van het rek)"
+    )
+    assert assumption_text("hand in row 1 of 3 (largest tiles); left out: 9s 3m", "nl") == (
+        "hand in rij 1 van 3 (grootste stenen); weggelaten: 9s 3m"
+    )
+    assert assumption_text("all 14 tiles concealed (no melds declared)", "en") == (
+        "all 14 tiles concealed (no melds declared)"
+    )
+    assert assumption_text("something new", "nl") == "something new"

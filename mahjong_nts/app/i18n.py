@@ -205,11 +205,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "remove_tile": ("Weg", "Remove"),
     "cancel_pick": ("Niet wijzigen", "Keep it"),
-    "meld_kind": ("Een getikte steen komt erbij als", "A tapped tile is added as"),
+    "meld_kind": (
+        "Een getikte steen komt erbij als (chow, pong, kong: open gemeld; chow: tik de laagste)",
+        "A tapped tile is added as (chow, pung, kong: declared open; chow: tap the lowest)",
+    ),
     "add_as_tile": ("losse steen", "single tile"),
-    "add_as_chow": ("open chow (laagste steen)", "open chow (lowest tile)"),
-    "add_as_pung": ("open pong", "open pung"),
-    "add_as_kong": ("open kong", "open kong"),
+    "add_as_chow": ("chow", "chow"),
+    "add_as_pung": ("pong", "pung"),
+    "add_as_kong": ("kong", "kong"),
     "add_as_concealed_kong": ("gesloten kong", "concealed kong"),
     "chow_start": (
         "Een chow begint bij 1 t/m 7 van tekens, kringen of bamboe: tik de laagste steen.",

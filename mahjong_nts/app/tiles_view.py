@@ -28,7 +28,9 @@ CSS = """<style>
 [class*="st-key-tilegrid-"] button img { height: 46px !important; max-height: 46px !important; width: auto; }
 [class*="st-key-palette-"] button img { height: 36px !important; max-height: 36px !important; width: auto; }
 [class*="st-key-tilegrid-"], [class*="st-key-palette-"] { gap: 4px; }
-.st-key-hand-summary { position: sticky; top: 3.75rem; z-index: 990;
+[class*="-meldkind"] div { flex-wrap: wrap; }
+[class*="-meldkind"] button { padding-left: 0.6rem; padding-right: 0.6rem; }
+div:has(> .st-key-hand-summary) { position: sticky; top: 3.75rem; z-index: 990;
   background: var(--background-color, #fff); padding: 0.25rem 0; }
 </style>"""
 
@@ -188,13 +190,14 @@ def palette(editor: HandEditor, lang: str, prefix: str) -> None:
     """Every tile to tap: added to the hand, put in place of the chosen tile, or declared as a set."""
     picking = current_pick(editor, prefix) is not None
     if not picking:
-        st.segmented_control(
+        st.pills(  # pills wrap at 412 px, a segmented control runs off the screen
             t(lang, "meld_kind"),
             MELD_KINDS,
             default="tile",
             required=True,
             format_func=lambda kind: t(lang, f"add_as_{kind}"),
             key=f"{prefix}-meldkind",
+            width="stretch",
         )
     note = st.session_state.get(NOTES, {}).get(prefix)
     if note:
