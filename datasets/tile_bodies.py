@@ -24,6 +24,15 @@ BODY_BACKS: tuple[tuple[int, int, int], ...] = (
 )
 """Colours (RGB) of the back layer of real sets; the face layer is ivory or white."""
 
+IVORY_BACK_SHARE = 0.08
+"""Sets that are ivory all through are rare; their face-down tiles look like blank white dragons, so a scene
+of such a set shows none (`has_plain_back`)."""
+
+
+def has_plain_back(style: TileStyle) -> bool:
+    """Whether the set's back is as pale as a face: a face-down tile of it would be a blank tile."""
+    return float(style.back.mean()) > 170
+
 
 @dataclass(frozen=True)
 class TileStyle:
@@ -42,7 +51,8 @@ class TileStyle:
 def random_style(rng: np.random.Generator) -> TileStyle:
     """A plausible set: ivory or white faces, a coloured (sometimes ivory) back layer."""
     ivory = np.array([246, 241, 226], np.float32) * rng.uniform(0.86, 1.03) + rng.normal(0, 6, 3)
-    back = np.array(BODY_BACKS[int(rng.integers(len(BODY_BACKS)))], np.float32) * rng.uniform(0.8, 1.15)
+    pick = 0 if rng.random() < IVORY_BACK_SHARE else int(rng.integers(1, len(BODY_BACKS)))
+    back = np.array(BODY_BACKS[pick], np.float32) * rng.uniform(0.8, 1.15)
     return TileStyle(
         ivory=np.clip(ivory, 150, 255).astype(np.float32),
         back=np.clip(back + rng.normal(0, 10, 3), 0, 255).astype(np.float32),

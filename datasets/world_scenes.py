@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from datasets.scene_props import NEGATIVES, backdrop, rack, surface
-from datasets.tile_bodies import TileStyle, paste, random_style, tile_sprite, turned
+from datasets.tile_bodies import TileStyle, has_plain_back, paste, random_style, tile_sprite, turned
 from datasets.yolo import BACK, LABELS
 
 KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter", "standing")
@@ -55,7 +55,8 @@ def face_bank(split: str) -> Bank:
         bank: Bank = {}
         for code, faces in load_faces(split).items():
             for face in faces:
-                bank.setdefault(face.artwork, {}).setdefault(code, []).append(face.rgba)
+                if not looks_like_a_back(face.rgba):
+                    bank.setdefault(face.artwork, {}).setdefault(code, []).append(face.rgba)
         if bank:
             return bank
     if split != "train":
@@ -63,6 +64,16 @@ def face_bank(split: str) -> Bank:
     from datasets.synthetic import render_faces
 
     return {"fluffystuff": render_faces(kmahjongg=False).faces}
+
+
+def looks_like_a_back(face: np.ndarray) -> bool:
+    """A face that is one dark colour (a blank white dragon drawn on a dark face): on a tile it would look
+    face-down, so it is left out rather than taught as a white dragon."""
+    opaque = face[:, :, 3] > 128
+    if opaque.mean() < 0.9:
+        return False
+    rgb = face[:, :, :3][opaque].astype(np.float32)
+    return float(rgb.mean()) < 90 and float(rgb.std()) < 25
 
 
 class Scene:
@@ -110,6 +121,8 @@ class Scene:
         shadow: float = 0.35,
     ) -> tuple[int, int, int, int] | None:
         """Draw one tile with its top-left at (x, y) and record its box; returns the box."""
+        if code == "back" and has_plain_back(self.style):
+            return None  # face-down, a tile ivory all through is a blank tile: such sets show none
         face = None if code == "back" else self.face(code)
         if code != "back" and face is None:
             return None

@@ -4,6 +4,7 @@ the same seed gives the same scene, and the YOLO folder reads back with its kind
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +57,7 @@ def test_the_same_seed_draws_the_same_scene() -> None:
 
 def test_standing_tiles_show_their_top_and_lying_ones_their_side() -> None:
     rng = np.random.default_rng(0)
-    style = random_style(rng)
+    style = replace(random_style(rng), depth=0.45, aspect=1.35)
     face = drawn_bank()["bars"]["5m"][0]
     steep = tile_sprite(face, 40, style, rng, "lying", 1.5)
     low = tile_sprite(face, 40, style, rng, "lying", 0.6)
@@ -72,3 +73,16 @@ def test_scenes_are_written_as_yolo_with_their_kinds(tmp_path: Path, monkeypatch
     assert len(scenes) == len(kinds) == 6 and total == sum(len(s.labels) for s in scenes)
     assert {v["kind"] for v in kinds.values()} <= set(KINDS)
     assert write_scenes(tmp_path, 6, 0, "train") == 0  # a rerun keeps what is there
+
+
+def test_faces_and_sets_that_would_look_face_down_are_left_out() -> None:
+    dark_blank = np.zeros((64, 48, 4), np.uint8)
+    dark_blank[:, :] = (30, 30, 32, 255)
+    assert world_scenes.looks_like_a_back(dark_blank)
+    assert not world_scenes.looks_like_a_back(drawn_bank()["bars"]["5m"][0])  # transparent ground
+    rng = np.random.default_rng(1)
+    scene = world_scenes.Scene((320, 240), rng, drawn_bank()["bars"], drawn_bank())
+    scene.style = replace(scene.style, back=np.array([232, 226, 205], np.float32))  # ivory all through
+    assert scene.tile("back", 40, 50, 50, "down", 1.2) is None and not scene.boxes
+    scene.style = replace(scene.style, back=np.array([30, 115, 60], np.float32))
+    assert scene.tile("back", 40, 50, 50, "down", 1.2) is not None and scene.boxes[0][0] == BACK
