@@ -240,7 +240,11 @@ def test_the_sample_hand_is_not_saved_as_a_game_unless_chosen(tmp_path: Path) ->
     assert not at.button(key="record_game").disabled
     at.button(key="record_game").click().run()
     assert len(the_evening(deps).games) == 1
-    # The next game (and a reload, which starts a new session) shows the sample again: not saveable.
+    # Game 2: the saved hand is gone (no tiles, so no sample warning); 0 points would be asked first.
+    assert not any("voorbeeldfoto" in w for w in texts(at, "warning")), texts(at, "warning")
+    at.button(key="record_game").click().run()
+    assert len(the_evening(deps).games) == 1 and at.button(key="record_confirm")
+    # A reload starts a new session: the sample photo is read again, and is not saveable again.
     again = start(deps)
     assert again.button(key="record_game").disabled
 

@@ -77,8 +77,10 @@ def sample_keys(samples: tuple[Path, ...]) -> frozenset[str]:
 
 
 def is_untouched_sample(deps: AppDeps, editor: HandEditor) -> bool:
-    """The hand is a sample photo's, as read and not changed: a demonstration, not a hand of this game."""
-    return editor.version == 0 and editor_key(editor) in sample_keys(deps.samples)
+    """The hand is a sample photo's, as read and not changed: a demonstration, not a hand of this game (an
+    emptied one, after a game was saved, is no hand at all)."""
+    read = bool(editor.tiles or editor.bonus)
+    return read and editor.version == 0 and editor_key(editor) in sample_keys(deps.samples)
 
 
 def save_game(
