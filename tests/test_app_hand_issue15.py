@@ -352,3 +352,24 @@ def test_assumption_wording() -> None:
         "all 14 tiles concealed (no melds declared)"
     )
     assert assumption_text("something new", "nl") == "something new"
+
+
+def test_a_bonus_tile_is_tapped_away_and_a_chow_that_cannot_be_is_refused(at: AppTest) -> None:
+    widget(at.button, f"{PREFIX}-bonustile-4f").click().run()
+    assert any("Bloem 4" in i and "gekozen" in i for i in texts(at, "info")), texts(at, "info")
+    widget(at.button, f"{PREFIX}-remove").click().run()
+    assert not keyed(at.button, f"{PREFIX}-bonustile-")
+    assert "f" not in widget(at.text_input, f"{PREFIX}-notation").value
+    widget(at.button_group, f"{PREFIX}-meldkind").set_value("chow").run()
+    widget(at.button, f"{PREFIX}-palette-8p").click().run()
+    assert any("Een chow begint bij 1 t/m 7" in w for w in texts(at, "warning")), texts(at, "warning")
+    assert not keyed(at.button, f"{PREFIX}-meldremove-")
+
+
+def test_waits_count_a_tapped_set(at: AppTest) -> None:
+    notation(at, "234m 567p 88s 11z")  # 10 tiles and the open red dragons still to tap in: one tile short
+    widget(at.button_group, f"{PREFIX}-meldkind").set_value("pung").run()
+    widget(at.button, f"{PREFIX}-palette-7z").click().run()
+    assert any("Wacht op" in s for s in summary_texts(at)), summary_texts(at)
+    bodies = " ".join(m.value for m in at.markdown)
+    assert 'data-code="8s"' in bodies and 'data-code="1z"' in bodies

@@ -28,12 +28,12 @@ def summary(result: dict[str, Any]) -> tuple[bool, int, int, int]:
 
 # (meld or concealed set, as a declared meld?, row name, points)
 SET_ROWS = [
-    ("555m", True, "Pung eenvoudige steen (open)", 2),
-    ("555m", False, "Pung eenvoudige steen (gesloten)", 4),
-    ("999m", True, "Pung 1/9 of wind/draak (open)", 4),
-    ("999m", False, "Pung 1/9 of wind/draak (gesloten)", 8),
-    ("111z", True, "Pung 1/9 of wind/draak (open)", 4),  # East is an honour; no doubling for seat S/W
-    ("111z", False, "Pung 1/9 of wind/draak (gesloten)", 8),
+    ("555m", True, "Pong eenvoudige steen (open)", 2),
+    ("555m", False, "Pong eenvoudige steen (gesloten)", 4),
+    ("999m", True, "Pong 1/9 of wind/draak (open)", 4),
+    ("999m", False, "Pong 1/9 of wind/draak (gesloten)", 8),
+    ("111z", True, "Pong 1/9 of wind/draak (open)", 4),  # East is an honour; no doubling for seat S/W
+    ("111z", False, "Pong 1/9 of wind/draak (gesloten)", 8),
     ("5555m", True, "Kong eenvoudige steen (open)", 8),
     ("[5555m]", True, "Kong eenvoudige steen (gesloten)", 16),
     ("9999m", True, "Kong 1/9 of wind/draak (open)", 16),
@@ -62,7 +62,7 @@ def test_set_points_for_a_winner(tiles: str, declared: bool, row: str, points: i
     # 20 + 4 + 4 + set points, 2 doublings -> * 4
     assert summary(result) == (True, 28 + points, 2, (28 + points) * 4)
     # the two open dragon pungs share the open honour pung row: 4 + 4
-    assert items(result)[row] == points + (8 if row == "Pung 1/9 of wind/draak (open)" else 0)
+    assert items(result)[row] == points + (8 if row == "Pong 1/9 of wind/draak (open)" else 0)
 
 
 def test_a_chow_scores_nothing() -> None:
@@ -77,7 +77,7 @@ def test_a_pung_completed_by_a_discard_is_open() -> None:
     result = score("222m444p555z777s99s", "7s")
     # 4 + 4 + 8 + 2 + 20 = 38; doublings: dragon 1 + 3 concealed pungs 1 + vier pungs 1 = 3 -> 38 * 8 = 304
     assert summary(result) == (True, 38, 3, 304)
-    assert items(result)["Pung eenvoudige steen (open)"] == 2
+    assert items(result)["Pong eenvoudige steen (open)"] == 2
     assert "Vier pungs dicht" not in items(result)
     assert {"kind": "pung", "tiles": "777s", "open": True, "winning": True} in result["sets"]
 
@@ -300,7 +300,7 @@ def test_one_doubling_per_dragon_set() -> None:
     result = score("234p567m99s", "4p", melds=("555z", "[6666z]"))
     # 4 + 32 + 20 = 56; 2 doublings -> 224
     assert summary(result) == (True, 56, 2, 224)
-    assert items(result)["Pung/kong van draken"] == 2
+    assert items(result)["Pong/kong van draken"] == 2
 
 
 @pytest.mark.parametrize(
@@ -492,7 +492,7 @@ def test_too_few_doublings_is_an_invalid_result_with_the_breakdown() -> None:
     assert result["reason_nl"] == "te weinig verdubbelingen"
     assert result["reason"] and "doublings" in result["reason"]
     assert (result["total"], result["base_points"], result["doublings"]) == (0, 28, 1)
-    assert items(result)["Pung/kong van draken"] == 1
+    assert items(result)["Pong/kong van draken"] == 1
     assert result["sets"]
 
 

@@ -60,10 +60,10 @@ def test_seed_000_scores_136_in_both_rulesets(ruleset: str) -> None:
     assert points_of(result) == {
         "Mahjong": 20,
         "Zelf gepakte steen": 2,
-        "Pung 1/9 of wind/draak (open)": 4,
-        "Pung 1/9 of wind/draak (gesloten)": 8,
+        "Pong 1/9 of wind/draak (open)": 4,
+        "Pong 1/9 of wind/draak (gesloten)": 8,
     }
-    assert doublings_of(result) == {"Pung/kong van draken": 1, "Pung/kong van eigen wind": 1}
+    assert doublings_of(result) == {"Pong/kong van draken": 1, "Pong/kong van eigen wind": 1}
     assert result["limit_hand"] is None and result["reason"] is None and result["reason_code"] is None
     assert result["ruleset"] == ruleset and result["role"] == "winner"
     assert {"kind": "pung", "tiles": "111z", "open": True} in result["sets"]
@@ -78,7 +78,7 @@ def test_seed_002_nts_scores_128() -> None:
     # doublings: dragon pung 1 + schoon spel (characters + honours) 1 -> 32 * 4 = 128
     assert summary(result) == (True, 32, 2, 128)
     assert points_of(result)["Paar van eigen wind"] == 2
-    assert doublings_of(result) == {"Pung/kong van draken": 1, "Schoon spel": 1}
+    assert doublings_of(result) == {"Pong/kong van draken": 1, "Schoon spel": 1}
 
 
 def test_seed_002_app_scores_120() -> None:

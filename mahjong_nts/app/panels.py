@@ -30,7 +30,6 @@ from scoring import (
     parse_tiles,
     tile_name,
 )
-from scoring.result import LimitScore
 
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # not errors, just not done yet
@@ -261,12 +260,6 @@ def waits_view(evaluation: Evaluation, lang: str) -> None:
     st.markdown("<br>".join(lines), unsafe_allow_html=True)
 
 
-def card_name(lang: str, item: ScoreItem | LimitScore) -> str:
-    """A breakdown line's name; in Dutch with the club card's "Pong" for a pung (the rules say "Pung")."""
-    name = item_name(lang, item)
-    return name.replace("Pung", "Pong") if lang == "nl" else name
-
-
 def score_view(
     evaluation: Evaluation, lang: str, prefix: str, role: str = "winner", summary_shown: bool = False
 ) -> None:
@@ -291,7 +284,7 @@ def score_view(
         st.metric(t(lang, "total"), total)
     limit = result.limit_hand
     if limit:
-        st.markdown(t(lang, "limit_hand", name=card_name(lang, limit), value=limit.value))
+        st.markdown(t(lang, "limit_hand", name=item_name(lang, limit), value=limit.value))
     if result.items:
         st.table(breakdown_frame(result.items, lang), hide_index=True)
     if not limit and (result.valid or role != "winner"):  # no "32 × 2⁰ = 0" under an invalid hand
@@ -313,7 +306,7 @@ def breakdown_frame(items: Sequence[ScoreItem], lang: str) -> pd.DataFrame:
     """The breakdown table: item (the point card's Dutch name), its tiles, points, doublings."""
     return pd.DataFrame(
         {
-            t(lang, "col_item"): [card_name(lang, item) for item in items],
+            t(lang, "col_item"): [item_name(lang, item) for item in items],
             t(lang, "col_tiles"): [item.tiles or "" for item in items],
             t(lang, "col_points"): [str(item.value) if item.kind == "points" else "" for item in items],
             t(lang, "col_doublings"): [str(item.value) if item.kind == "doublings" else "" for item in items],

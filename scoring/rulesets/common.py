@@ -12,6 +12,7 @@ from scoring.rules import BonusRule, Context, HandRule, Reading, SetRule
 from scoring.tiles import INDEX, is_dragon, is_honour, is_terminal
 
 PUNGS = ("pung", "kong")
+DUTCH_KIND = {"pung": "Pong", "kong": "Kong"}  # the club's point card says Pong
 _ONE_CIRCLE = INDEX["1p"]
 _FIVE_CIRCLES = INDEX["5p"]
 
@@ -26,7 +27,7 @@ def _set_points(kind: str, major: bool, is_open: bool, value: int) -> SetRule:
     state = ("open", "open") if is_open else ("gesloten", "concealed")
     return SetRule(
         key=f"{kind}_{'major' if major else 'simple'}_{state[1]}",
-        name=f"{kind.capitalize()} {group[0]} ({state[0]})",
+        name=f"{DUTCH_KIND[kind]} {group[0]} ({state[0]})",
         name_en=f"{kind.capitalize()} {group[1]} ({state[1]})",
         kind="points",
         value=value,
@@ -78,7 +79,7 @@ PAIR_OF_PREVAILING_WIND = SetRule(
 HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
     SetRule(
         "pung_dragons",
-        "Pung/kong van draken",
+        "Pong/kong van draken",
         "Pung/kong of dragons",
         "doublings",
         1,
@@ -86,7 +87,7 @@ HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
     ),
     SetRule(
         "pung_seat_wind",
-        "Pung/kong van eigen wind",
+        "Pong/kong van eigen wind",
         "Pung/kong of own wind",
         "doublings",
         1,
@@ -94,7 +95,7 @@ HONOUR_PUNG_DOUBLINGS: tuple[SetRule, ...] = (
     ),
     SetRule(
         "pung_prevailing_wind",
-        "Pung/kong van heersende wind",
+        "Pong/kong van heersende wind",
         "Pung/kong of prevailing wind",
         "doublings",
         1,
