@@ -20,7 +20,7 @@ from mahjong_nts.app.state import HandEditor
 from mahjong_nts.messages import one_line
 from scoring import InputError, describe
 
-SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so (record_game in panels clears the same)
+SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so; a saved game clears them (fresh_game)
 LOSER_PREFIX = "loser-"
 WIND_CODES = ("E", "S", "W", "N")
 CONFIRM = "confirm"  # session key: (what, game tag) of the save that waits for a yes

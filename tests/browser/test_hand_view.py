@@ -182,6 +182,13 @@ NOTATION = "[class*='st-key-hand-'][class*='-notation-'] input"
 MAIN = "document.querySelector('[data-testid=stMain]') || document.querySelector('.stMain')"
 
 
+async def page_idle(page: Page) -> None:
+    """The script run is over: no running indicator, twice in a row a second apart."""
+    for _ in range(2):
+        await page.until("!document.querySelector('[data-testid=stStatusWidget]')", "the script run to end")
+        await asyncio.sleep(1)
+
+
 def possible_totals() -> set[int]:
     """The hand's total for each tile the page may take as the winning one (it proposes one)."""
     base = {"seat_wind": "E", "prevailing_wind": "E", "concealed": HAND}
@@ -194,6 +201,7 @@ async def check_in_view(page: Page, height: int, size: str) -> None:
     top, bottom = await page.js(SUMMARY_BOX)
     assert top >= 0 and bottom <= height, (top, bottom)
     await page.until(f"!!document.querySelector({json.dumps(NOTATION)})", "the notation box")
+    await page_idle(page)  # the first run draws the result in steps: compare against its last state
     before = await page.js(f"{SUMMARY}.innerText")
     await page.type_into(NOTATION, HAND)
     score = "/Geldige mahjong: (\\d+) punten/"
