@@ -201,6 +201,24 @@ def test_a_draw_is_asked_first_in_both_tabs(at: AppTest, deps: AppDeps) -> None:
     assert [g.draw for g in the_evening(deps).games] == [True, True]
 
 
+def test_refusals_of_the_scoreboard_are_said_in_dutch(at: AppTest, deps: AppDeps) -> None:
+    typed_game(at, "E", 96, {})
+    deps.store.add_game(the_evening(deps).id, "E", "Bas", {"Bas": 48})  # another phone saved game 1
+    at.button(key="record_game").click().run()
+    errors = texts(at, "error")
+    assert any("spel 1 staat al in de avondstand" in e for e in errors), errors
+    assert not any("already recorded" in e for e in errors)
+    assert len(the_evening(deps).games) == 1
+    # Start another evening with a name twice.
+    widget(at.selectbox, "evening-picker").set_value(0).run()  # one pick opens the new-evening form
+    assert not standing(at) and at.text_input(key="new-player-0").value == ""
+    for n, name in enumerate(["Anna", "Anna", "Cor", "Dirk"]):
+        at.text_input(key=f"new-player-{n}").set_value(name)
+    button(at, "Avond beginnen").click().run()
+    errors = texts(at, "error")
+    assert any("vier verschillende spelersnamen" in e for e in errors), errors
+
+
 # --- item 5: a saved game starts a fresh hand; the sample is no game -----------------------------
 
 

@@ -182,7 +182,8 @@ def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None, hand: 
     except (OSError, sqlite3.Error) as exc:
         st.error(t(lang, "store_error", message=f"{deps.store.path}: {one_line(exc)}"))
         return
-    choice(
+    before = st.session_state.get("evening_choice")
+    picked = choice(
         st.selectbox,
         t(lang, "choose_evening"),
         [*evenings, NEW_EVENING],
@@ -192,6 +193,8 @@ def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None, hand: 
         labels=labels_token(lang),
         format_func=lambda i: evening_label(lang, evenings[i]) if i in evenings else t(lang, "new_evening"),
     )
+    if picked != before:
+        st.rerun()  # the page above was drawn for the evening open before this pick: draw it for this one
     if evening is None:
         new_evening_form(deps, lang)
     else:
