@@ -373,3 +373,18 @@ def test_waits_count_a_tapped_set(at: AppTest) -> None:
     assert any("Wacht op" in s for s in summary_texts(at)), summary_texts(at)
     bodies = " ".join(m.value for m in at.markdown)
     assert 'data-code="8s"' in bodies and 'data-code="1z"' in bodies
+
+
+def test_a_hand_of_sets_only_says_what_is_missing_in_dutch(at: AppTest) -> None:
+    notation(at, "")  # no tiles, then a concealed kong tapped in and nothing else
+    widget(at.button_group, f"{PREFIX}-meldkind").set_value("concealed_kong").run()
+    widget(at.button, f"{PREFIX}-palette-9s").click().run()
+    assert not at.exception
+    shown = " ".join(texts(at, "info") + texts(at, "error"))
+    assert "buiten de sets" in shown and "missing key" not in shown, shown
+
+
+def test_a_face_down_layout_is_said_in_dutch() -> None:
+    assert assumption_text("concealed kong 1111m (1m back back 1m)", "nl") == (
+        "gesloten kong 1111m (1m omgekeerd omgekeerd 1m)"
+    )

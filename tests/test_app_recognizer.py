@@ -75,7 +75,7 @@ def test_streamlit_app_reads_an_upload_and_reads_face_down_tiles_as_a_concealed_
     prefix = f"hand-{photo_key(photo)}"
     [notation] = [w for w in at.text_input if w.key and w.key.startswith(f"{prefix}-notation")]
     assert parse_tiles(notation.value) == [one, one]  # the face-up tiles; the face-down ones have no code
-    kong = f"concealed kong {one[0] * 4}{one[1]} ({one} back back {one})"
+    kong = f"gesloten kong {one[0] * 4}{one[1]} ({one} omgekeerd omgekeerd {one})"  # the page speaks Dutch
     assert any(kong in c.value for c in at.caption), [e.value for e in at.error]
     # A photo of an empty table: no tiles, said in the page.
     at.file_uploader(key="photo_upload").set_value(("table.png", fake_world_photo([]), "image/png")).run()

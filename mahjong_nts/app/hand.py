@@ -174,6 +174,8 @@ def evaluate(editor: HandEditor, role: str = "winner") -> Evaluation:
             return _winning_tile_held({**hand, "melds": [*hand["melds"], *own]})
 
         base = with_melds([])
+        if role == "winner" and not parse_tiles(base["concealed"]):  # the engine would miss a winning tile
+            raise HandProblem("no_concealed", "no tiles outside the sets: the winning tile is among them")
         if role == "winner" and _one_short(base):
             found = _waits_of(base)
             if found is not None:

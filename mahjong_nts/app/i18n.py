@@ -237,6 +237,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wait_valid": ("{tile}: {total} punten", "{tile}: {total} points"),
     "wait_invalid": ("{tile}: geen geldige mahjong ({reason})", "{tile}: not a valid mahjong ({reason})"),
     "summary_waiting": ("Nog geen score", "No score yet"),
+    "no_concealed": (
+        "Er liggen nog geen stenen buiten de sets: voeg de rest van de hand toe (met de winnende steen).",
+        "No tiles outside the sets yet: add the rest of the hand (with the winning tile).",
+    ),
     # settle
     "settle_intro": (
         "Iedere verliezer betaalt de winnaar; de verliezers verrekenen onderling het verschil. "

@@ -33,7 +33,7 @@ from scoring import (
 
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # not errors, just not done yet
-WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left", "one_short"})
+WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left", "one_short", "no_concealed"})
 SETTLE_PREFIX = "settle-"
 
 
@@ -139,6 +139,8 @@ def assumption_text(what: str, lang: str) -> str:
             fields = found.groupdict()
             if "tile" in fields:
                 fields["tile"] = tile_name(fields["tile"], lang)
+            if "rest" in fields:  # a kong's layout: "1m back back 1m"
+                fields["rest"] = re.sub(r"\bback\b", t(lang, "face_down"), fields["rest"])
             return dutch.format(**fields)
     return what
 
