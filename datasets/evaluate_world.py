@@ -108,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="stretch photos to the detector's square (default: labels.json's choice)",
     )
+    ap.add_argument(
+        "--threshold", type=float, default=None, help="detector threshold (default labels.json's)"
+    )
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
     args = ap.parse_args(argv)
     if not (args.folder / "kinds.json").is_file():
