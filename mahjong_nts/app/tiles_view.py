@@ -28,7 +28,8 @@ CSS = """<style>
 [class*="st-key-tilegrid-"] button img { height: 46px !important; max-height: 46px !important; width: auto; }
 [class*="st-key-palette-"] button img { height: 36px !important; max-height: 36px !important; width: auto; }
 [class*="st-key-tilegrid-"], [class*="st-key-palette-"] { gap: 4px; }
-[class*="-meldkind"] div { flex-wrap: wrap; }
+[class*="-meldkind"] div, [class*="-alt-"] div { flex-wrap: wrap; }
+[class*="-alt-"] button img { height: 36px !important; max-height: 36px !important; width: auto; }
 [class*="-meldkind"] button { padding-left: 0.6rem; padding-right: 0.6rem; }
 div:has(> .st-key-hand-summary) { position: sticky; top: 3.75rem; z-index: 990;
   background: var(--background-color, #fff); padding: 0.25rem 0; }
@@ -43,6 +44,11 @@ def tile_css() -> None:
 def picture_label(code: str, lang: str) -> str:
     """A button label that is the tile's picture (markdown image; its name is the alt text)."""
     return f"![{tile_label(code, lang)}]({tile_data_uri(code)})"
+
+
+def picture_choice(code: str, lang: str) -> str:
+    """A choice among tiles (an uncertain tile's alternatives): its picture and its name."""
+    return f"{picture_label(code, lang)} {tile_label(code, lang)}"
 
 
 def tiles_row(codes: list[str], lang: str, size: int = 36) -> None:

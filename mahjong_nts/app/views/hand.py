@@ -40,7 +40,7 @@ from mahjong_nts.app.state import (
     photo_rows,
     set_tile,
 )
-from mahjong_nts.app.tiles_view import declared_melds, hand_tiles, palette, tile_css
+from mahjong_nts.app.tiles_view import declared_melds, hand_tiles, palette, picture_choice, tile_css
 from mahjong_nts.app.widgets import choice, choices, labels_token
 from mahjong_nts.reading.table import read_table
 from mahjong_nts.reading.tiles import BACK, is_bonus
@@ -161,7 +161,7 @@ def alternative_pickers(editor: HandEditor, lang: str, prefix: str) -> None:
             t(lang, "tile_n", n=i + 1) + confidence,
             options,
             default=tile.code,
-            format_func=lambda c: t(lang, "no_tile") if c == NO_TILE else tile_label(c, lang),
+            format_func=lambda c: t(lang, "no_tile") if c == NO_TILE else picture_choice(c, lang),
             key=f"{prefix}-alt-{lang}-{editor.version}-{i}",
         )
         if picked == NO_TILE:  # what was taken for a tile was none (a shadow, a coin): left out
