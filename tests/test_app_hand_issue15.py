@@ -17,6 +17,7 @@ from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.panels import assumption_text
 from mahjong_nts.app.photo import photo_key, photo_message, typed_over_photo
 from mahjong_nts.app.tiles_view import meld_of
+from mahjong_nts.app.widgets import streamlit_words_css
 from mahjong_nts.cli.waits import waits_object
 from mahjong_nts.reading.tiles import TileRead
 from scoring import TILE_CODES, hand_from_dict, parse_tiles, score_hand
@@ -390,3 +391,14 @@ def test_a_face_down_layout_is_said_in_dutch() -> None:
     assert assumption_text("concealed kong 1111m (1m back back 1m)", "nl") == (
         "gesloten kong 1111m (1m omgekeerd omgekeerd 1m)"
     )
+
+
+def test_streamlit_words_the_api_cannot_set_are_relabelled_in_dutch(at: AppTest) -> None:
+    def styles() -> str:
+        return " ".join(str(getattr(node, "proto", "")) for node in at.get("html"))
+
+    assert 'content: \\"Foto maken\\"' in styles() or 'content: "Foto maken"' in styles(), styles()[:500]
+    assert "stFileUploaderDropzone" in styles()
+    at.radio(key="lang").set_value("en").run()
+    assert "Foto maken" not in styles()
+    assert streamlit_words_css("en") == "" and "Foto wissen" in streamlit_words_css("nl")

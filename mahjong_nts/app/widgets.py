@@ -92,3 +92,27 @@ def choices(
     state[field] = value
     remember(key, value)
     return value
+
+
+# Streamlit's own words that its API does not let the app set (the camera's and the uploader's), relabelled
+# in CSS for the Dutch page: (selector, ::before or ::after, Dutch). The element's own text is hidden
+# (font-size 0) and the Dutch shown in its place; the English page keeps Streamlit's words.
+STREAMLIT_WORDS_NL: tuple[tuple[str, str, str], ...] = (
+    ('[data-testid="stCameraInputButton"]', "after", "Foto maken"),
+    ('[data-testid="stCameraInput"]:has(img) [data-testid="stCameraInputButton"]', "after", "Foto wissen"),
+    ('[data-testid="stCameraInputWebcamComponent"] p', "before", "Deze app vraagt om je camera. "),
+    ('[data-testid="stCameraInputWebcamComponent"] p a', "after", "Zo geef je toegang."),
+    ('[data-testid="stFileUploaderDropzone"] button p', "after", "Kies een foto"),
+    ('[data-testid="stFileUploaderDropzoneInstructions"] span', "after", "JPEG, PNG of WebP"),
+)
+
+
+def streamlit_words_css(lang: str) -> str:
+    """A <style> that shows Streamlit's fixed English labels in Dutch ("" for the English page)."""
+    if lang != "nl":
+        return ""
+    rules = []
+    for selector, where, dutch in STREAMLIT_WORDS_NL:
+        rules.append(f"{selector} {{ font-size: 0 !important; }}")
+        rules.append(f'{selector}::{where} {{ content: "{dutch}"; font-size: 0.875rem; }}')
+    return "<style>" + "\n".join(rules) + "</style>"

@@ -41,7 +41,7 @@ from mahjong_nts.app.state import (
     set_tile,
 )
 from mahjong_nts.app.tiles_view import declared_melds, hand_tiles, palette, picture_choice, tile_css
-from mahjong_nts.app.widgets import choice, choices, labels_token
+from mahjong_nts.app.widgets import choice, choices, labels_token, streamlit_words_css
 from mahjong_nts.reading.table import read_table
 from mahjong_nts.reading.tiles import BACK, is_bonus
 from scoring import (
@@ -393,6 +393,9 @@ def render_hand_tab(
     During an evening the ruleset is the evening's (`locked_ruleset`) and seats show the players' names.
     """
     tile_css()
+    words = streamlit_words_css(lang)
+    if words:
+        st.html(words)
     summary = st.container(key="hand-summary")  # filled once the hand is scored: the result stays on top
     photo_column, edit_column = st.columns([5, 6])
     with photo_column:
