@@ -94,7 +94,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Nog geen stenen: typ de hand of upload een foto.",
         "No tiles yet: type the hand or upload a photo.",
     ),
-    "set_missing": ("De set {tiles} zit niet (meer) in de hand.", "The set {tiles} is not in the hand."),
     "no_winning_tile": ("Kies de steen waarmee je won.", "Choose the tile that won."),
     "winning_tile_open": (
         "De winnende steen {tile} kan niet in een set liggen die al open lag; zet die set op gesloten.",
@@ -236,7 +235,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "wait_valid": ("{tile}: {total} punten", "{tile}: {total} points"),
     "wait_invalid": ("{tile}: geen geldige mahjong ({reason})", "{tile}: not a valid mahjong ({reason})"),
-    "summary_waiting": ("Nog geen score", "No score yet"),
     "no_concealed": (
         "Er liggen nog geen stenen buiten de sets: voeg de rest van de hand toe (met de winnende steen).",
         "No tiles outside the sets yet: add the rest of the hand (with the winning tile).",

@@ -26,7 +26,7 @@ CSS = """<style>
 [class*="st-key-tilegrid-"] button, [class*="st-key-palette-"] button {
   padding: 2px 3px; min-height: 0; line-height: 0; }
 [class*="st-key-tilegrid-"] button img { height: 46px !important; max-height: 46px !important; width: auto; }
-[class*="st-key-palette-"] button img { height: 36px !important; max-height: 36px !important; width: auto; }
+[class*="st-key-palette-"] button img { height: 42px !important; max-height: 42px !important; width: auto; }
 [class*="st-key-tilegrid-"], [class*="st-key-palette-"] { gap: 4px; }
 [class*="-meldkind"] div, [class*="-alt-"] div { flex-wrap: wrap; }
 [class*="-alt-"] button img { height: 36px !important; max-height: 36px !important; width: auto; }
