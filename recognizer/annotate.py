@@ -9,6 +9,7 @@ import numpy as np
 
 from recognizer.detections import Detections
 from recognizer.imageio import LoadedImage
+from scoring.tiles import BACK
 
 Colour = tuple[int, int, int]
 
@@ -47,7 +48,7 @@ class TileAnnotator:
     def _colour(self, code: str, confidence: float) -> Colour:
         if confidence < self.uncertain_below:
             return self.uncertain_colour
-        return self.back_colour if code == "back" else self.colour
+        return self.back_colour if code == BACK else self.colour
 
     def _label(self, canvas: np.ndarray, text: str, corner: tuple[int, int], box_size: tuple[int, int],
                colour: Colour, thickness: int) -> None:  # fmt: skip

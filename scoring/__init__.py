@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.errors import InputError, TileError
-from scoring.hand import Hand, Meld
+from scoring.hand import WINDS, Hand, Meld
 from scoring.io import hand_from_dict, hand_to_dict
 from scoring.result import ScoredSet, ScoreItem, ScoreResult
 from scoring.rulesets import get_ruleset, ruleset_names, ruleset_title
@@ -20,6 +20,7 @@ from scoring.wording import describe
 
 __all__ = [
     "TILE_CODES",
+    "WINDS",
     "Hand",
     "InputError",
     "Meld",

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from itertools import combinations
 
 from scoring.errors import InputError
+from scoring.hand import WINDS
 from scoring.jsonread import quote
 
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 EAST = "E"
 MAX_SCORE = 2000
 """No hand scores more than the limit (`RuleOptions.limit`, the same in every ruleset); a higher score is a
@@ -30,14 +30,14 @@ def _validated_scores(scores: Mapping[str, int]) -> dict[str, int]:
     if not isinstance(scores, Mapping):
         raise InputError(f"scores must be an object with the seats E, S, W, N, not {type(scores).__name__}")
     keys = set(scores)
-    missing = [seat for seat in SEATS if seat not in keys]
-    unknown = sorted(str(key) for key in keys if key not in SEATS)
+    missing = [seat for seat in WINDS if seat not in keys]
+    unknown = sorted(str(key) for key in keys if key not in WINDS)
     if unknown:
         raise InputError(f"scores: unknown seat {quote(unknown[0])} (seats are E, S, W, N)")
     if missing:
         raise InputError(f"scores: missing seat {missing[0]!r} (give all of E, S, W, N)")
     checked: dict[str, int] = {}
-    for seat in SEATS:
+    for seat in WINDS:
         value = scores[seat]
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError(f"scores: {seat} must be a whole number, not {quote(value)}")
@@ -58,12 +58,12 @@ def settle(scores: Mapping[str, int], winner: str | None) -> dict[str, int]:
     {'E': -1096, 'S': 336, 'W': -36, 'N': 796}
     """
     checked = _validated_scores(scores)
-    if winner is not None and (not isinstance(winner, str) or winner not in SEATS):
+    if winner is not None and (not isinstance(winner, str) or winner not in WINDS):
         raise InputError(f"winner must be one of E, S, W, N or null for a draw, not {quote(winner)}")
-    change = dict.fromkeys(SEATS, 0)
+    change = dict.fromkeys(WINDS, 0)
     if winner is None:
         return change
-    losers = [seat for seat in SEATS if seat != winner]
+    losers = [seat for seat in WINDS if seat != winner]
     for loser in losers:
         amount = checked[winner] * payment_factor(loser, winner)
         change[loser] -= amount

@@ -28,7 +28,9 @@ _MAX_DIGIT = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 4, "y": 4}
 
 EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
 WHITE, GREEN, RED = 31, 32, 33
-WIND_CODES = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}
+WIND_CODES = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}  # the wind tile of each wind (scoring.hand.WINDS)
+BACK = "back"
+"""The code of a face-down tile wherever a photo is read (CONTRACT): no playing tile, never scored."""
 WIND_INDEX = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scoring import InputError, Meld, hand_from_dict, score_hand
 from scoring.io import KEYS
-from scoring.rulesets import RULESET_NAMES, get_ruleset
+from scoring.rulesets import get_ruleset, ruleset_names
 from scoring.settlement import MAX_SCORE, settle
 from scoring.validate import validate_hand
 
@@ -88,7 +88,7 @@ def test_settle_refuses_scores_above_the_limit(score: int) -> None:
 
 
 def test_the_settlement_cap_is_every_rulesets_limit() -> None:
-    assert {get_ruleset(name).options.limit for name in RULESET_NAMES} == {MAX_SCORE}
+    assert {get_ruleset(name).options.limit for name in ruleset_names()} == {MAX_SCORE}
 
 
 @pytest.mark.parametrize(

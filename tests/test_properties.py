@@ -9,8 +9,16 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scoring import TILE_CODES, InputError, format_tiles, hand_from_dict, parse_tiles, score_hand, settle
-from scoring.settlement import SEATS
+from scoring import (
+    TILE_CODES,
+    WINDS,
+    InputError,
+    format_tiles,
+    hand_from_dict,
+    parse_tiles,
+    score_hand,
+    settle,
+)
 
 PLAYING = TILE_CODES[:34]
 BONUS = TILE_CODES[34:]
@@ -115,8 +123,8 @@ def hand_objects(draw: st.DrawFn) -> dict[str, Any]:
     obj: dict[str, Any] = {
         "ruleset": ruleset,
         "role": role,
-        "seat_wind": draw(st.sampled_from(SEATS)),
-        "prevailing_wind": draw(st.sampled_from(SEATS)),
+        "seat_wind": draw(st.sampled_from(WINDS)),
+        "prevailing_wind": draw(st.sampled_from(WINDS)),
         "concealed": format_tiles(tiles) if tiles else "",
         "melds": melds,
         "bonus": "".join(bonus),
@@ -151,15 +159,15 @@ def test_any_hand_gives_a_result_or_an_input_error(obj: dict[str, Any]) -> None:
 
 # --- settlement -------------------------------------------------------------------------------------------
 
-scores = st.fixed_dictionaries({seat: st.integers(0, 2000) for seat in SEATS})
-winners = st.sampled_from([*SEATS, None])
+scores = st.fixed_dictionaries({seat: st.integers(0, 2000) for seat in WINDS})
+winners = st.sampled_from([*WINDS, None])
 
 
 def undoubled_change_of_east(points: dict[str, int], winner: str) -> int:
     """East's change if no payment were doubled: from/to the winner, and the differences with other losers."""
     if winner == "E":
         return 3 * points["E"]
-    others = [seat for seat in SEATS if seat not in ("E", winner)]
+    others = [seat for seat in WINDS if seat not in ("E", winner)]
     return -points[winner] + sum(points["E"] - points[seat] for seat in others)
 
 
@@ -175,7 +183,7 @@ def test_settlement_sums_to_zero_and_draws_move_nothing(points: dict[str, int], 
 
 
 @settings(max_examples=1000, deadline=None)
-@given(scores, st.sampled_from(SEATS))
+@given(scores, st.sampled_from(WINDS))
 def test_every_payment_involving_east_is_exactly_doubled(points: dict[str, int], winner: str) -> None:
     """East's change is exactly twice East's change with no doubling at all, since every payment East takes
     part in (to or from the winner, or a difference with another loser) is doubled, and East takes part in
@@ -184,12 +192,12 @@ def test_every_payment_involving_east_is_exactly_doubled(points: dict[str, int],
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.integers(0, 2000), st.sampled_from(SEATS[1:]))
+@given(st.integers(0, 2000), st.sampled_from(WINDS[1:]))
 def test_east_pays_a_non_east_winner_exactly_double_what_another_loser_pays(score: int, winner: str) -> None:
     """With the losers all at 0 they only pay the winner: East pays 2 × score, each other loser 1 × score."""
-    points = dict.fromkeys(SEATS, 0) | {winner: score}
+    points = dict.fromkeys(WINDS, 0) | {winner: score}
     change = settle(points, winner)
-    for seat in SEATS:
+    for seat in WINDS:
         if seat not in ("E", winner):
             assert change[seat] == -score
             assert change["E"] == 2 * change[seat]
@@ -201,8 +209,8 @@ def test_east_pays_a_non_east_winner_exactly_double_what_another_loser_pays(scor
 def test_losers_settle_their_difference_undoubled_without_east(points: dict[str, int]) -> None:
     """East wins: each loser pays East 2 × East's score; between non-East losers the difference moves once."""
     change = settle(points, "E")
-    for seat in SEATS[1:]:
+    for seat in WINDS[1:]:
         expected = -2 * points["E"] + sum(
-            points[seat] - points[other] for other in SEATS[1:] if other != seat
+            points[seat] - points[other] for other in WINDS[1:] if other != seat
         )
         assert change[seat] == expected

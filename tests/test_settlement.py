@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from scoring import WINDS
 from scoring.errors import InputError
-from scoring.settlement import SEATS, settle
+from scoring.settlement import settle
 
 
 @pytest.mark.parametrize(
@@ -42,7 +43,7 @@ def test_draw_moves_nothing_whatever_the_scores() -> None:
 
 
 def test_result_keys_are_the_seats_in_order() -> None:
-    assert tuple(settle({"N": 4, "W": 3, "S": 2, "E": 1}, "N")) == SEATS
+    assert tuple(settle({"N": 4, "W": 3, "S": 2, "E": 1}, "N")) == WINDS
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,6 @@ from mahjong_nts.reading.hand import NoHand, propose_hand
 from mahjong_nts.reading.swaps import candidate_swaps
 from mahjong_nts.reading.table import Assumption, ProposedMeld
 from scoring import Hand, InputError, ScoreResult, get_ruleset, hand_from_dict, parse_tiles, score_hand
-from scoring.hand import WINDS
 
 WIN_FLAGS: tuple[str, ...] = (
     "last_tile",
@@ -31,7 +30,7 @@ WIN_FLAGS: tuple[str, ...] = (
 )
 SET_KINDS = ("chow", "pung")  # sets the player may mark open; kongs have their own switch
 
-__all__ = ["WINDS", "Evaluation", "HandProblem", "ProposedSet", "evaluate"]
+__all__ = ["Evaluation", "HandProblem", "ProposedSet", "evaluate"]
 
 
 class HandProblem(InputError):

@@ -16,10 +16,9 @@ from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import STRINGS, t, wind_name
 from mahjong_nts.app.photo import photo_key
 from mahjong_nts.app.scoreboard import Evening
-from mahjong_nts.app.settle import SEATS
 from mahjong_nts.app.state import HandEditor
 from mahjong_nts.messages import one_line
-from scoring import InputError, describe
+from scoring import WINDS, InputError, describe
 
 SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so; a saved game clears them (fresh_game)
 LOSER_PREFIX = "loser-"
@@ -31,7 +30,7 @@ def error_text(lang: str, exc: BaseException) -> str:
     scorer's wording (`scoring.describe`), else the one line of the error."""
     code = getattr(exc, "code", None)
     if isinstance(exc, InputError) and code and f"err_{code}" in STRINGS:
-        params = {k: wind_name(lang, v) if k == "wind" and v in SEATS else v for k, v in exc.params.items()}
+        params = {k: wind_name(lang, v) if k == "wind" and v in WINDS else v for k, v in exc.params.items()}
         return t(lang, f"err_{code}", **params)
     return describe(exc, lang) if isinstance(exc, InputError) else one_line(exc)
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from mahjong_nts.app.settle import SEATS, SeatScore, settle_game
-from scoring import InputError, get_ruleset, next_seat_winds, prevailing_wind_for_game
+from mahjong_nts.app.settle import SeatScore, settle_game
+from scoring import WINDS, InputError, get_ruleset, next_seat_winds, prevailing_wind_for_game
 from scoring.rulesets import DEFAULT_RULESET
 from scoring.session import running_totals
 
@@ -118,7 +118,7 @@ class Evening:
     @property
     def players(self) -> list[str]:
         """Players in the order of their first seats (Oost, Zuid, West, Noord)."""
-        return sorted(self.first_seats, key=lambda p: SEATS.index(self.first_seats[p]))
+        return sorted(self.first_seats, key=lambda p: WINDS.index(self.first_seats[p]))
 
     def next_seats(self) -> dict[str, str]:
         """Seat winds of the next game: moved on once after every game, draws included."""
@@ -147,7 +147,7 @@ def game_from_seats(
     dead: Sequence[str] = (),
 ) -> GameRecord:
     """A game from player -> seat wind and player -> score: settled by seat, then told per player."""
-    if prevailing_wind not in SEATS:
+    if prevailing_wind not in WINDS:
         raise InputError(
             f"prevailing wind must be one of E, S, W, N, not {prevailing_wind!r}",
             code="game_prevailing",
@@ -198,7 +198,7 @@ class ScoreboardStore:
         players = [p.strip() for p in seats]
         if len(players) != 4 or any(not p for p in players) or len(set(players)) != 4:
             raise InputError("an evening needs four different player names", code="evening_players")
-        if sorted(seats.values()) != sorted(SEATS):
+        if sorted(seats.values()) != sorted(WINDS):
             raise InputError(
                 "each of Oost, Zuid, West, Noord goes to exactly one player", code="evening_seats"
             )

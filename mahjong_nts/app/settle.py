@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring import InputError, settle
-from scoring.hand import WINDS
-
-SEATS: tuple[str, ...] = WINDS  # the four seats are named by their winds
+from scoring import (
+    WINDS,  # the four seats are named by their winds
+    InputError,
+    settle,
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Settlement:
 def settle_game(seats: Sequence[SeatScore], winner: str | None) -> Settlement:
     """Apply dead hands (they score 0 and still pay), then settle; InputError (one line) on bad input."""
     by_seat = {s.seat: s for s in seats}
-    if sorted(by_seat) != sorted(SEATS) or len(seats) != len(SEATS):
+    if sorted(by_seat) != sorted(WINDS) or len(seats) != len(WINDS):
         raise InputError("a game has exactly the four seats E, S, W, N", code="settle_seats")
     if winner is not None and by_seat[winner].dead:
         raise InputError(
@@ -59,7 +60,7 @@ def settle_game(seats: Sequence[SeatScore], winner: str | None) -> Settlement:
         )
     counted = tuple(
         SeatScore(s.seat, s.name, 0 if s.dead or winner is None else s.score, s.dead)
-        for s in (by_seat[seat] for seat in SEATS)
+        for s in (by_seat[seat] for seat in WINDS)
     )
     changes = settle({s.seat: s.score for s in counted}, winner)
     return Settlement(counted, winner, changes)

@@ -150,18 +150,9 @@ def reading_text(tiles: Sequence[Mapping[str, Any]]) -> str:
     rows: dict[int, list[str]] = {}
     for tile in tiles:
         rows.setdefault(int(tile.get("row", 0)), []).append(str(tile["code"]))
-    return " / ".join(_grouped_in_order(codes) for codes in rows.values())
+    from mahjong_nts.reading.tiles import grouped_codes  # here: the reading loads the recognizer's vocabulary
 
-
-def _grouped_in_order(codes: Sequence[str]) -> str:
-    """Consecutive tiles of one suit share the suit letter: 1z 1z 1p 2p back -> "11z 12p back"."""
-    parts: list[str] = []
-    for code in codes:
-        if code != "back" and parts and parts[-1] != "back" and parts[-1][-1] == code[-1]:
-            parts[-1] = parts[-1][:-1] + code
-        else:
-            parts.append(code)
-    return " ".join(parts)
+    return " / ".join(grouped_codes(codes) for codes in rows.values())
 
 
 def hand_text(hand: Mapping[str, Any] | None) -> str:

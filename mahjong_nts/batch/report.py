@@ -24,6 +24,7 @@ from mahjong_nts.tile_art import BACK, CODES, sprite_tile, tile_label, tile_spri
 from scoring import parse_tiles, tile_name
 from scoring.jsonread import show_path
 from scoring.messages import FIELD_NAMES, FLAG_NAMES, ROLE_NAMES
+from scoring.tiles import WIND_CODES
 
 LANGUAGES = ("nl", "en")
 TILE_HEIGHT = 40  # CSS pixels of a drawn tile; about 1 cm printed
@@ -252,8 +253,8 @@ def _value_text(key: str, value: Any, lang: str) -> str:
     """A context value as the handout shows it: Oost, winnaar, ja, geen, 4 karakters."""
     if lang == "en":
         return show_value(value)
-    if key in ("seat_wind", "prevailing_wind") and value in ("E", "S", "W", "N"):
-        return tile_name({"E": "1z", "S": "2z", "W": "3z", "N": "4z"}[value], "nl")
+    if key in ("seat_wind", "prevailing_wind") and value in WIND_CODES:
+        return tile_name(WIND_CODES[value], "nl")
     if key == "role" and value in ROLE_NAMES:
         return ROLE_NAMES[value]["nl"]
     if key == "winning_tile" and isinstance(value, str) and value in CODES and value != BACK:

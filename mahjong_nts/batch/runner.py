@@ -44,7 +44,7 @@ class BatchOptions:
     resume: bool = False
     workers: int = 1
     embed_images: bool = False
-    low_confidence: float = 0.6
+    low_confidence: float | None = None  # None: the uncertain threshold (reading.tiles.UNCERTAIN_BELOW)
     progress: str = "auto"  # auto, bar, lines, none
     lang: str = "nl"  # the language of report.html: nl or en
 
@@ -147,6 +147,7 @@ def _write_outputs(
     """results.jsonl (sorted, replacing the record), results.csv and report.html, each atomically."""
     from mahjong_nts.batch.outputs import atomic_write_text, write_csv, write_jsonl
     from mahjong_nts.batch.report import interrupted_note, render_report, report_title
+    from mahjong_nts.reading.tiles import UNCERTAIN_BELOW
 
     note = None
     if summary["interrupted"]:
@@ -157,7 +158,7 @@ def _write_outputs(
         final,
         out_dir,
         report_title(title, options.lang),
-        options.low_confidence,
+        UNCERTAIN_BELOW if options.low_confidence is None else options.low_confidence,
         options.embed_images,
         note,
         options.lang,

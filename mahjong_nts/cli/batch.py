@@ -91,9 +91,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--low-confidence",
         type=fraction,
-        default=0.6,
+        default=None,
         metavar="P",
-        help="warn about tiles read with confidence below P (default 0.6)",
+        help="warn about tiles read with confidence below P (default: the threshold below which the app and "
+        "recognize call a tile uncertain)",
     )
     parser.add_argument(
         "--progress",

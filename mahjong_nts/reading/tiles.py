@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from recognizer.annotate import UNCERTAIN_BELOW
-from recognizer.labels import BACK
-from scoring.tiles import BONUS_SUITS
+from scoring.tiles import BACK, BONUS_SUITS
 
 __all__ = ["BACK", "UNCERTAIN_BELOW", "Box", "TileRead", "grouped_codes", "is_bonus"]
 

@@ -13,8 +13,8 @@ from functools import cache
 from importlib import resources
 
 from scoring import TILE_CODES, TileError, tile_name
+from scoring.tiles import BACK
 
-BACK = "back"
 CODES: tuple[str, ...] = (*TILE_CODES, BACK)
 SIZES: dict[str, tuple[int, int]] = {"48x64": (48, 64), "96x128": (96, 128)}  # folder -> (width, height)
 _BACK_NAMES = {"nl": "omgekeerde steen", "en": "face-down tile"}

@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 import os
 import pkgutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,29 +56,6 @@ def ruleset_names() -> tuple[str, ...]:
     ('app', 'nts')
     """
     return tuple(_files(os.environ.get(RULESETS_ENV, "")))
-
-
-class _RulesetNames(Sequence[str]):
-    """`ruleset_names()` as a constant-looking sequence that is read afresh each time it is used."""
-
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]  # Sequence's int/slice overloads
-        return ruleset_names()[index]
-
-    def __len__(self) -> int:
-        return len(ruleset_names())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(ruleset_names())
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in ruleset_names()
-
-    def __repr__(self) -> str:
-        return repr(ruleset_names())
-
-
-RULESET_NAMES: Sequence[str] = _RulesetNames()
-"""Every ruleset's name, live (`name in RULESET_NAMES`, `" or ".join(RULESET_NAMES)`)."""
 
 
 def get_ruleset(name: object) -> Ruleset:

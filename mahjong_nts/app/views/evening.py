@@ -14,10 +14,9 @@ from mahjong_nts.app.i18n import t, wind_name
 from mahjong_nts.app.panels import set_game
 from mahjong_nts.app.recording import ask, asked, error_text, fresh_game, game_tag, save_game, withdraw
 from mahjong_nts.app.scoreboard import Evening, evening_csv, evening_csv_nl
-from mahjong_nts.app.settle import SEATS
 from mahjong_nts.app.widgets import choice, labels_token
 from mahjong_nts.messages import one_line
-from scoring import InputError, get_ruleset, ruleset_names, ruleset_title
+from scoring import WINDS, InputError, get_ruleset, ruleset_names, ruleset_title
 from scoring.rulesets import DEFAULT_RULESET
 from scoring.session import wind_for_dice
 
@@ -33,7 +32,7 @@ def create_evening(deps: AppDeps, lang: str) -> None:
     try:
         evening = deps.store.create_evening(
             str(st.session_state.get("new-name", "")),
-            dict(zip(names, SEATS, strict=True)),
+            dict(zip(names, WINDS, strict=True)),
             str(st.session_state.get(f"new-ruleset-{lang}", DEFAULT_RULESET)),
         )
     except (InputError, OSError) as exc:
@@ -64,16 +63,16 @@ def undo_last(deps: AppDeps, evening_id: int, number: int | None = None) -> None
 def new_evening_form(deps: AppDeps, lang: str) -> None:
     """Names of the four players (first = Oost), the ruleset, and whether the dice share out the winds."""
     typed: dict[str, str] = st.session_state.get(TABLE_NAMES, {})
-    for n, seat in enumerate(SEATS):  # names typed in Afrekenen are not asked again
+    for n, seat in enumerate(WINDS):  # names typed in Afrekenen are not asked again
         if typed.get(seat) and not st.session_state.get(f"new-player-{n}"):
             st.session_state[f"new-player-{n}"] = typed[seat]
     with st.form("new-evening"):
         st.text_input(t(lang, "evening_name"), key="new-name")
         st.caption(t(lang, "players_in_order"))
-        if any(typed.get(seat) for seat in SEATS):
+        if any(typed.get(seat) for seat in WINDS):
             st.caption(t(lang, "names_from_settle"))
         columns = st.columns(4)
-        for n, (column, seat) in enumerate(zip(columns, SEATS, strict=True)):
+        for n, (column, seat) in enumerate(zip(columns, WINDS, strict=True)):
             with column:
                 st.text_input(
                     f"{t(lang, 'player_n', n=n + 1)} ({wind_name(lang, seat)})", key=f"new-player-{n}"
@@ -113,7 +112,7 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening, hand: str | None
     draw (asked first; `hand` is the Hand tab's editor key, emptied with the saved game)."""
     number = len(evening.games) + 1
     seats = evening.next_seats()
-    by_seat = sorted(seats, key=lambda p: SEATS.index(seats[p]))
+    by_seat = sorted(seats, key=lambda p: WINDS.index(seats[p]))
     st.markdown(
         t(
             lang,
@@ -126,7 +125,7 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening, hand: str | None
     try:
         fixed = evening.fixed_prevailing_wind()
     except InputError:
-        st.success(t(lang, "session_complete", games=(per_wind or 0) * len(SEATS)))
+        st.success(t(lang, "session_complete", games=(per_wind or 0) * len(WINDS)))
         return
     prevailing = st.session_state["game"]["prevailing_wind"]
     if fixed is not None:

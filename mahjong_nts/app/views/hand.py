@@ -12,7 +12,6 @@ import streamlit as st
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.hand import (
     WIN_FLAGS,
-    WINDS,
     Evaluation,
     completing_swaps,
 )
@@ -46,6 +45,7 @@ from mahjong_nts.reading.table import read_table
 from mahjong_nts.reading.tiles import BACK, is_bonus
 from scoring import (
     TILE_CODES,
+    WINDS,
     get_ruleset,
     ruleset_names,
     ruleset_title,

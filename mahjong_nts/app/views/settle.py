@@ -36,10 +36,10 @@ from mahjong_nts.app.recording import (
     withdraw,
 )
 from mahjong_nts.app.scoreboard import Evening
-from mahjong_nts.app.settle import SEATS, SeatScore, Settlement, names_by_seat, settle_game
+from mahjong_nts.app.settle import SeatScore, Settlement, names_by_seat, settle_game
 from mahjong_nts.app.state import HandEditor, editor_from_reading
 from mahjong_nts.app.widgets import choice, labels_token
-from scoring import InputError
+from scoring import WINDS, InputError
 
 DRAW = "draw"
 NAMES = "table_names"  # session key: seat -> name typed here without an evening (the Avond form takes them)
@@ -53,7 +53,7 @@ def seat_names(lang: str, evening: Evening | None) -> dict[str, str]:
     kept: dict[str, str] = st.session_state.setdefault(NAMES, {})
     names = {}
     columns = st.columns(4)
-    for column, seat in zip(columns, SEATS, strict=True):
+    for column, seat in zip(columns, WINDS, strict=True):
         key = f"{SETTLE_PREFIX}name-{seat}"
         if key not in st.session_state and kept.get(seat):
             st.session_state[key] = kept[seat]  # the widget was not drawn for a while: its text comes back
@@ -271,7 +271,7 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
     winner_choice = choice(
         st.radio,
         t(lang, "winner"),
-        (*SEATS, DRAW),
+        (*WINDS, DRAW),
         state=state,
         field="winner",
         key=f"{SETTLE_PREFIX}{tag}-winner",
@@ -284,11 +284,11 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
     usable = True
     if winner is None:
         st.info(t(lang, "draw_nothing"))
-        seats = [SeatScore(seat, names[seat], 0) for seat in SEATS]
+        seats = [SeatScore(seat, names[seat], 0) for seat in WINDS]
     else:
         score, usable = winner_score(deps, lang, tag, winner, outcome)
         seats.append(SeatScore(winner, names[winner], score))
-        for seat in SEATS:
+        for seat in WINDS:
             if seat != winner:
                 score, dead = loser_score(deps, lang, tag, seat, names[seat], outcome)
                 seats.append(SeatScore(seat, names[seat], score, dead))
