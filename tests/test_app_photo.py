@@ -17,6 +17,7 @@ from mahjong_nts.app.photo import (
     picture_only,
     reading_from_detections,
 )
+from mahjong_nts.reading.tiles import TileRead
 
 HAND1 = Path(__file__).resolve().parent.parent / "samples" / "hand1.jpg"
 LABELS = ("1m", "2m", "7z", "6z", "back")
@@ -96,7 +97,21 @@ def test_large_photos_are_shown_downscaled() -> None:
 
 def test_boxes_are_drawn_in_the_colour_of_their_state() -> None:
     image = np.full((200, 300, 3), 255, np.uint8)
-    drawn = draw_tiles(image, 0.5, [((40, 200, 120, 360), "1 7z", "unsure"), (None, "2 1m", "sure")])
+    reading = PhotoReading(key="k", image=image, scale=0.5)
+    unsure = TileRead("7z", 0.3, (40, 200, 120, 360), read_as="7z")
+    corrected = TileRead("2m", 0.9, (300, 100, 380, 220), read_as="1m")
+    drawn = draw_tiles(reading, [unsure, TileRead("1m"), corrected])
     assert drawn.shape == image.shape
     assert tuple(drawn[130, 20]) == (230, 120, 0)  # left edge of the box, scaled by 0.5, in orange
+    assert tuple(drawn[80, 150]) == (40, 110, 230)  # the corrected tile's box in blue
     assert (image == 255).all()  # the photo itself is untouched
+
+
+def test_the_app_draws_with_the_recognizers_annotator() -> None:
+    import mahjong_nts.app.photo as photo
+    from recognizer.annotate import TileAnnotator
+
+    assert isinstance(photo.PHOTO_STYLE, TileAnnotator)
+    assert photo.PHOTO_STYLE.numbered and photo.PHOTO_STYLE.alternate
+    source = Path(photo.__file__).read_text(encoding="utf-8")
+    assert "ImageDraw" not in source and "rectangle" not in source  # no drawing code of its own

@@ -1,5 +1,5 @@
 """A photo read once: the recognizer's tiles as plain records, cached per photo, and the photo drawn with
-numbered boxes that follow the player's corrections."""
+numbered boxes that follow the player's corrections (recognizer.annotate's annotator, in the app's style)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from mahjong_nts.messages import one_line
-from mahjong_nts.reading.tiles import Box, TileRead, tiles_from_detections
+from mahjong_nts.reading.tiles import TileRead, tiles_from_detections
+from recognizer.annotate import Mark, TileAnnotator
 
 
 @dataclass(frozen=True)
@@ -144,31 +145,22 @@ def typed_over_photo(tiles: Sequence[TileRead]) -> bool:
     return bool(boxed) and 2 * sum(1 for tile in boxed if tile.code == tile.read_as) < len(boxed)
 
 
-# Colours of the boxes: sure, uncertain, corrected by the player.
-SURE = (46, 160, 67)
-UNSURE = (230, 120, 0)
-CORRECTED = (40, 110, 230)
+PHOTO_STYLE = TileAnnotator(
+    colour=(46, 160, 67),
+    uncertain_colour=(230, 120, 0),
+    back_colour=(46, 160, 67),
+    corrected_colour=(40, 110, 230),
+    label_height=1 / 40,
+    numbered=True,
+    alternate=True,
+)
+"""How the app draws the photo: numbered boxes (the numbers of the tile list), green when read surely, orange
+when uncertain, blue when the player changed the tile; labels alternate above and below the boxes."""
 
 
-def draw_tiles(image: np.ndarray, scale: float, boxes: Sequence[tuple[Box | None, str, str]]) -> np.ndarray:
-    """Draw each (box, label, state), state "sure" | "unsure" | "corrected"; labels alternate above and
-    below the boxes so that neighbours in a row do not cover each other."""
-    picture = Image.fromarray(image).convert("RGB")
-    draw = ImageDraw.Draw(picture)
-    size = max(11, round(min(picture.size) / 40))
-    font = ImageFont.load_default(size=size)
-    colours = {"sure": SURE, "unsure": UNSURE, "corrected": CORRECTED}
-    width = max(2, size // 6)
-    for n, (box, label, state) in enumerate(boxes):
-        if box is None:
-            continue
-        x0, y0, x1, y1 = (v * scale for v in box)
-        colour = colours.get(state, SURE)
-        draw.rectangle((x0, y0, x1, y1), outline=colour, width=width)
-        left, top, right, bottom = draw.textbbox((x0, y0), label, font=font)
-        lift = bottom - top + 4
-        above = (n % 2 == 0 and y0 - lift >= 0) or y1 + 2 + lift > picture.height  # neighbours alternate
-        ty = y0 - lift if above else y1 + 2
-        draw.rectangle((x0, ty, x0 + right - left + 4, ty + lift), fill=colour)
-        draw.text((x0 + 2, ty + 2 - (top - y0)), label, fill=(255, 255, 255), font=font)
-    return np.asarray(picture)
+def draw_tiles(reading: PhotoReading, tiles: Sequence[TileRead]) -> np.ndarray:
+    """The photo of `reading` with the tiles as the player holds them (one without a box keeps its number)."""
+    if reading.image is None:
+        raise ValueError("the reading holds no picture to draw on")
+    marks = [Mark(tile.box, tile.code, tile.state) for tile in tiles]
+    return PHOTO_STYLE.draw(reading.image, marks, scale=reading.scale)

@@ -13,8 +13,7 @@ from typing import Any
 from mahjong_nts.cli.common import fraction
 from mahjong_nts.messages import one_line
 from mahjong_nts.reading.hand import hand_json
-from mahjong_nts.reading.tiles import grouped_codes, tiles_from_detections
-from recognizer.annotate import UNCERTAIN_BELOW
+from mahjong_nts.reading.tiles import UNCERTAIN_BELOW, grouped_codes, tiles_from_detections
 from recognizer.detections import Detections
 from recognizer.errors import ImageError, ModelError
 from recognizer.imageio import LoadedImage, load_image
@@ -154,10 +153,10 @@ def write_annotated(image: LoadedImage, detections: Detections, target: Path) ->
     """Save the photo with its boxes drawn as the JPEG `target` (its folder made when missing)."""
     from PIL import Image
 
-    from recognizer.annotate import TileAnnotator
+    from recognizer.annotate import annotate
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    drawn = TileAnnotator(uncertain_below=UNCERTAIN_BELOW).annotate(image, detections)
+    drawn = annotate(image, detections)  # the default style: uncertain below UNCERTAIN_BELOW, in red
     Image.fromarray(drawn).save(target, format="JPEG", quality=90)
     return target
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from recognizer.annotate import UNCERTAIN_BELOW
+from recognizer.annotate import CORRECTED, SURE, UNCERTAIN, UNCERTAIN_BELOW
 from scoring.tiles import BACK, BONUS_SUITS
 
 __all__ = ["BACK", "UNCERTAIN_BELOW", "Box", "TileRead", "grouped_codes", "is_bonus"]
@@ -52,8 +52,8 @@ class TileRead:
 
     @property
     def state(self) -> str:
-        """How the photo marks it: "corrected", "unsure" or "sure"."""
-        return "corrected" if self.corrected else "unsure" if self.uncertain else "sure"
+        """How the photo marks it (recognizer.annotate's states): "corrected", "uncertain" or "sure"."""
+        return CORRECTED if self.corrected else UNCERTAIN if self.uncertain else SURE
 
     @property
     def size(self) -> float:

@@ -100,8 +100,7 @@ def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
         st.warning(t(lang, "recognition_unavailable", message=photo_message(reading.warning, lang)))
     typed = typed_over_photo(editor.tiles)
     if reading.image is not None:
-        boxes = [(tile.box, f"{i + 1} {tile.code}", tile.state) for i, tile in enumerate(editor.tiles)]
-        st.image(draw_tiles(reading.image, reading.scale, [] if typed else boxes), width="stretch")
+        st.image(draw_tiles(reading, () if typed else editor.tiles), width="stretch")
     if not reading.tiles and not reading.warning:
         st.warning(t(lang, "no_tiles_found"))
     elif typed:
