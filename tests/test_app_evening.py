@@ -346,3 +346,15 @@ def test_no_emoji_on_the_evening_tab(at: AppTest) -> None:
     dirk = settle({"E": 96, "S": 0, "W": 0, "N": 0}, "E")["N"]
     assert list(games["Dirk"]) == [f"Noord (dood): {dirk:+d} → {dirk}"]
     assert "☠" not in " ".join(map(str, games.to_numpy().ravel()))
+
+
+def test_a_saved_game_clears_the_uploaded_photo(at: AppTest, deps: AppDeps) -> None:
+    """Issue 15 item 5: the photo of a saved game does not stay in the uploader for the next game."""
+    at.file_uploader(key="photo_upload-0").set_value(("game1.jpg", HAND1.read_bytes(), "image/jpeg")).run()
+    assert not at.exception
+    typed_game(at, "E", 96, {})
+    at.button(key="record_game").click().run()
+    assert not at.exception and len(the_evening(deps).games) == 1
+    uploaders = [node for node in at._tree if getattr(node, "type", None) == "file_uploader"]
+    assert len(uploaders) == 1
+    assert not uploaders[0].value  # an empty uploader: the next game's photo is still to come

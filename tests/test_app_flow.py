@@ -199,7 +199,7 @@ def test_camera_photo_is_read_like_an_upload(deps: AppDeps) -> None:
     at = start(deps)
     assert not at.camera_input  # the camera asks for permission only when switched on
     at.toggle(key="use_camera").set_value(True).run()
-    at.camera_input(key="photo_camera").set_value(("shot.jpg", HAND1.read_bytes(), "image/jpeg")).run()
+    at.camera_input(key="photo_camera-0").set_value(("shot.jpg", HAND1.read_bytes(), "image/jpeg")).run()
     assert not at.exception
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"
     assert sorted(parse_tiles(widget(at.text_input, f"{prefix}-notation").value)) == sorted(HAND1_READ)
@@ -264,12 +264,12 @@ def test_invalid_hand_shows_the_reason(deps: AppDeps) -> None:
 
 def test_bad_uploads_give_clear_messages(deps: AppDeps) -> None:
     at = start(deps)
-    at.file_uploader(key="photo_upload").set_value(("notes.txt", b"this is not a photo", "text/plain")).run()
+    at.file_uploader(key="photo_upload-0").set_value(("notes.txt", b"not a photo", "text/plain")).run()
     assert not at.exception
     assert any("kan niet gelezen worden" in e for e in texts(at, "error")), texts(at, "error")
     blank = io.BytesIO()
     Image.fromarray(np.full((240, 320, 3), 200, np.uint8)).save(blank, format="PNG")
-    at.file_uploader(key="photo_upload").set_value(("table.png", blank.getvalue(), "image/png")).run()
+    at.file_uploader(key="photo_upload-0").set_value(("table.png", blank.getvalue(), "image/png")).run()
     assert not at.exception
     assert any("Geen stenen gevonden" in w for w in texts(at, "warning")), texts(at, "warning")
     # An impossible hand: five of one tile.

@@ -140,7 +140,7 @@ def test_photo_messages_are_dutch() -> None:
 
 
 def test_a_text_file_upload_is_refused_in_dutch(at: AppTest) -> None:
-    at.file_uploader(key="photo_upload").set_value(("notes.txt", b"this is not a photo", "text/plain")).run()
+    at.file_uploader(key="photo_upload-0").set_value(("notes.txt", b"not a photo", "text/plain")).run()
     errors = " ".join(texts(at, "error"))
     assert "kan niet gelezen worden" in errors and "not a" not in errors, errors
 
@@ -172,7 +172,7 @@ def test_a_face_down_alternative_reads_omgekeerde_steen(tmp_path: Path) -> None:
 
 def test_the_compact_result_comes_first_and_follows_every_change(at: AppTest) -> None:
     nodes = list(at._tree)
-    first_upload = next(i for i, n in enumerate(nodes) if getattr(n, "key", None) == "photo_upload")
+    first_upload = next(i for i, n in enumerate(nodes) if getattr(n, "key", None) == "photo_upload-0")
     block = next(i for i, n in enumerate(nodes) if getattr(n, "key", None) == "hand-summary")
     assert block < first_upload
     assert any("geen mahjong-vorm" in s for s in summary_texts(at)), summary_texts(at)

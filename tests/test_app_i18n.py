@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_nts.app.hand import SET_KINDS, WIN_FLAGS, WINDS
+from mahjong_nts.app.hand import SET_KINDS, WIN_FLAGS
 from mahjong_nts.app.i18n import STRINGS, item_name, reason_text, t
-from scoring import ScoreItem, ScoreResult
+from scoring import WINDS, ScoreItem, ScoreResult
 
 APP_SOURCES = sorted((Path(__file__).resolve().parent.parent / "mahjong_nts" / "app").rglob("*.py"))
 

@@ -70,7 +70,7 @@ def test_streamlit_app_reads_an_upload_and_reads_face_down_tiles_as_a_concealed_
     assert not at.exception
     one = code_for(0, 0)
     photo = fake_world_photo([(0, 0), None, None, (0, 0)])
-    at.file_uploader(key="photo_upload").set_value(("kong.png", photo, "image/png")).run()
+    at.file_uploader(key="photo_upload-0").set_value(("kong.png", photo, "image/png")).run()
     assert not at.exception
     prefix = f"hand-{photo_key(photo)}"
     [notation] = [w for w in at.text_input if w.key and w.key.startswith(f"{prefix}-notation")]
@@ -78,7 +78,7 @@ def test_streamlit_app_reads_an_upload_and_reads_face_down_tiles_as_a_concealed_
     kong = f"gesloten kong {one[0] * 4}{one[1]} ({one} omgekeerd omgekeerd {one})"  # the page speaks Dutch
     assert any(kong in c.value for c in at.caption), [e.value for e in at.error]
     # A photo of an empty table: no tiles, said in the page.
-    at.file_uploader(key="photo_upload").set_value(("table.png", fake_world_photo([]), "image/png")).run()
+    at.file_uploader(key="photo_upload-0").set_value(("table.png", fake_world_photo([]), "image/png")).run()
     assert not at.exception
     assert any("Geen stenen gevonden" in w.value for w in at.warning)
 

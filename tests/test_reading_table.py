@@ -212,7 +212,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> AppTest:
 
 @pytest.mark.parametrize("n", range(len(TABLE)), ids=IDS)
 def test_the_app_scores_the_same_hand(app: AppTest, n: int) -> None:
-    app.camera_input(key="photo_camera").set_value((f"{n}.jpg", photo_bytes(n), "image/jpeg")).run()
+    app.camera_input(key="photo_camera-0").set_value((f"{n}.jpg", photo_bytes(n), "image/jpeg")).run()
     assert not app.exception
     shown = [json.loads(element.value) for element in app.json]
     assert len(shown) == 1, [e.value for e in app.json]

@@ -23,6 +23,14 @@ from scoring import WINDS, InputError, describe
 SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so; a saved game clears them (fresh_game)
 LOSER_PREFIX = "loser-"
 CONFIRM = "confirm"  # session key: (what, game tag) of the save that waits for a yes
+PHOTO_ROUND = "photo_round"  # session key: games saved in this session; the photo widgets' keys carry it
+
+
+def photo_widget_key(name: str) -> str:
+    """The key of the photo widget `name` ("photo_upload", "photo_camera") for this game: a saved game gives
+    new keys, so the browser drops the last game's photo (a widget keeps its file while its key comes back,
+    and Streamlit lets no script clear an uploader)."""
+    return f"{name}-{st.session_state.get(PHOTO_ROUND, 0)}"
 
 
 def error_text(lang: str, exc: BaseException) -> str:
@@ -104,7 +112,8 @@ def save_game(
 
 
 def fresh_game(hand: str | None) -> None:
-    """The next game's inputs: no settle choices, no loser hands, and an empty winner's hand."""
+    """The next game's inputs: no settle choices, no loser hands, an empty winner's hand, no photo."""
+    st.session_state[PHOTO_ROUND] = st.session_state.get(PHOTO_ROUND, 0) + 1
     for key in [k for k in st.session_state if str(k).startswith((SETTLE_PREFIX, LOSER_PREFIX))]:
         del st.session_state[key]
     st.session_state["settle"] = {}

@@ -27,6 +27,7 @@ from mahjong_nts.app.panels import (
     timed_evaluate,
 )
 from mahjong_nts.app.photo import PhotoReading, draw_tiles, photo_message, typed_over_photo
+from mahjong_nts.app.recording import photo_widget_key
 from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
@@ -66,10 +67,12 @@ WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})
 
 def choose_photo(deps: AppDeps, lang: str) -> bytes | None:
     """The photo to read: the camera's, else an upload, else the chosen sample (said in a caption)."""
-    uploaded = st.file_uploader(t(lang, "upload"), key="photo_upload", max_upload_size=MAX_UPLOAD_MB)
+    uploaded = st.file_uploader(
+        t(lang, "upload"), key=photo_widget_key("photo_upload"), max_upload_size=MAX_UPLOAD_MB
+    )
     camera = None
     if st.toggle(t(lang, "use_camera"), key="use_camera"):
-        camera = st.camera_input(t(lang, "camera"), key="photo_camera")
+        camera = st.camera_input(t(lang, "camera"), key=photo_widget_key("photo_camera"))
     if camera is not None:
         return camera.getvalue()
     if uploaded is not None:
