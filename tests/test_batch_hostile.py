@@ -195,3 +195,21 @@ def test_two_runs_on_one_out_folder(tmp_path: Path) -> None:
         first.communicate(timeout=120)
     assert first.returncode == 0
     assert len(read_jsonl(out / "results.jsonl")) == 6
+
+
+# item 14: a file name near the 255-byte limit
+def test_a_name_near_the_length_limit_is_scored_and_its_image_written(tmp_path: Path) -> None:
+    long_a, long_b = "h" * 243 + "a-hand1.jpg", "h" * 243 + "b-hand1.jpg"  # 254 bytes; "<stem>-jpg.jpg": 258
+    near = "k" * 230 + "-hand1.jpg"  # fits as "<stem>-jpg.jpg" (244), but not with a temporary file's 18 more
+    folder = photos(tmp_path / "photos", long_a, long_b, near)
+    out = tmp_path / "out"
+    assert run_batch_cli([str(folder), "--out", str(out), "-q"]) == 0
+    records = rows_by_file(out)
+    assert set(records) == {long_a, long_b, near}
+    annotated = [records[name]["annotated"] for name in (long_a, long_b, near)]
+    assert all(record["error"] is None and record["result"] for record in records.values()), records
+    assert len(set(annotated)) == 3 and all((out / name).is_file() for name in annotated)
+    assert all(len(os.fsencode(Path(name).name)) <= 255 for name in annotated)
+    assert Path(annotated[0]).name.startswith("h" * 200) and Path(annotated[0]).name.endswith(".jpg")
+    assert Path(annotated[2]).name == "k" * 230 + "-hand1-jpg.jpg"  # a name that fits is kept as it was
+    assert run_batch_cli([str(folder), "--out", str(out), "-q", "--resume"]) == 0  # and found again

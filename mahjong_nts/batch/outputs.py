@@ -7,6 +7,7 @@ old one (`os.replace`), so a reader (or an interrupted run) never sees a half-wr
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import secrets
@@ -36,9 +37,39 @@ CSV_COLUMNS = (
 )
 
 
+NAME_MAX = 255
+"""The longest file name, in bytes, that common file systems take (ext4, APFS, NTFS in UTF-16 units)."""
+_TEMPORARY = len(".." + "0" * 12 + ".tmp")  # what a temporary file's name adds to the name it stands for
+
+
+def short_name(name: str, limit: int = NAME_MAX) -> str:
+    """`name` when it fits in `limit` bytes (as the file system gets it), else its start, "~", a short hash of
+    the whole name (so two long names that start alike stay two files) and its extension.
+
+    >>> short_name("hand1-jpg.jpg")
+    'hand1-jpg.jpg'
+    >>> short_name("x" * 300 + ".jpg", 40)
+    'xxxxxxxxxxxxxxxxxxxxxxxxx~aac810c56a.jpg'
+    """
+    raw = os.fsencode(name)
+    if len(raw) <= limit:
+        return name
+    digest = hashlib.sha256(raw).hexdigest()[:10]
+    stem, dot, extension = name.rpartition(".")
+    suffix = dot + extension if dot and len(os.fsencode(dot + extension)) <= 16 else ""
+    room = limit - len(os.fsencode(suffix)) - len(digest) - 1
+    start, used = [], 0
+    for char in stem if suffix else name:  # whole characters only: a cut never splits one
+        used += len(os.fsencode(char))
+        if used > room:
+            break
+        start.append(char)
+    return f"{''.join(start)}~{digest}{suffix}"
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write `data` to `path` via a temporary file, fsync and os.replace (permissions as the umask says)."""
-    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    temporary = path.parent / f".{short_name(path.name, NAME_MAX - _TEMPORARY)}.{secrets.token_hex(6)}.tmp"
     handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as file:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from mahjong_nts.batch.outputs import atomic_write_bytes
+from mahjong_nts.batch.outputs import atomic_write_bytes, short_name
 from mahjong_nts.batch.sidecar import PhotoContext
 from mahjong_nts.batch.suggest import NO_SHAPE, completing_swap
 from mahjong_nts.messages import one_line
@@ -84,9 +84,10 @@ class PhotoJob:
 
     @property
     def annotated_rel(self) -> str:
-        """annotated/<folders>/<stem>-<ext>.jpg: one file per photo, also for hand1.jpg next to hand1.png."""
+        """annotated/<folders>/<stem>-<ext>.jpg: one file per photo, also for hand1.jpg next to hand1.png; a
+        name too long for the file system is shortened with a hash of it (`outputs.short_name`)."""
         rel = Path(self.rel)
-        return (Path(ANNOTATED_DIR) / rel.parent / f"{rel.stem}-{rel.suffix[1:]}.jpg").as_posix()
+        return (Path(ANNOTATED_DIR) / rel.parent / short_name(f"{rel.stem}-{rel.suffix[1:]}.jpg")).as_posix()
 
 
 def new_record(job: PhotoJob, error: str | None = None) -> dict[str, Any]:
