@@ -402,3 +402,12 @@ def test_streamlit_words_the_api_cannot_set_are_relabelled_in_dutch(at: AppTest)
     at.radio(key="lang").set_value("en").run()
     assert "Foto maken" not in styles()
     assert streamlit_words_css("en") == "" and "Foto wissen" in streamlit_words_css("nl")
+
+
+def test_a_bad_notation_in_a_losers_box_is_said_once(at: AppTest) -> None:
+    """Afrekenen: the message of a loser's notation that is no hand stands under the box, not again below."""
+    widget(at.radio, "-mode-S").set_value("hand").run()
+    widget(at.text_input, "-S-typed-notation").set_value("123m 8z").run()
+    assert not at.exception
+    said = [e for e in texts(at, "error") if "8z" in e]
+    assert len(said) == 1, texts(at, "error")

@@ -271,8 +271,11 @@ def score_view(
     for note in evaluation.notes:
         st.info(t(lang, note))
     if evaluation.problem is not None:
-        if not summary_shown:
-            show_problem(evaluation.problem, lang)
+        problem = evaluation.problem
+        # a notation that is no hand is said under its box (notation_box), not a second time here
+        under_the_box = isinstance(problem, HandProblem) and problem.key == "notation_error"
+        if not summary_shown and not under_the_box:
+            show_problem(problem, lang)
         return
     result = evaluation.result
     if result is None:
