@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
-from mahjong_nts.app.hand import Evaluation, HandProblem, evaluate
+from mahjong_nts.app.hand import Evaluation, HandProblem, ProposedSet, evaluate
 from mahjong_nts.app.i18n import item_name, reason_text, t
+from mahjong_nts.app.recording import withdraw
 from mahjong_nts.app.state import HandEditor, apply_notation
 from mahjong_nts.reading.tiles import BACK
 from mahjong_nts.tile_art import hand_html
@@ -158,21 +160,8 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
     """An open switch per proposed chow/pung, a concealed switch per kong, and a box for other open sets;
     True when one changed."""
     changed = typed_open_sets(editor, lang, prefix)
-    for proposed in evaluation.laid:
-        tiles_picture(proposed.tiles, lang)
-        is_open = st.toggle(
-            t(
-                lang,
-                "laid_set",
-                kind=t(lang, f"kind_{proposed.kind}"),
-                tiles=tiles_text(proposed.tiles, lang),
-            ),
-            value=editor.declared_open.get(proposed.id, True),
-            key=f"{prefix}-laid-{proposed.id}",
-        )
-        if is_open != editor.declared_open.get(proposed.id, True):
-            editor.declared_open[proposed.id] = is_open
-            changed = True
+    for proposed in evaluation.laid:  # laid apart from the rack: open unless the player says otherwise
+        changed = open_switch(editor, proposed, lang, f"{prefix}-laid", "laid_set", True) or changed
     if not evaluation.sets and not evaluation.kongs:
         if evaluation.result is not None:
             st.caption(t(lang, "no_sets"))
@@ -188,22 +177,35 @@ def set_switches(editor: HandEditor, evaluation: Evaluation, lang: str, prefix: 
         if concealed != editor.kong_concealed.get(code, False):
             editor.kong_concealed[code] = concealed
             changed = True
-    for proposed in evaluation.sets:
-        tiles_picture(proposed.tiles, lang)
-        is_open = st.toggle(
-            t(
-                lang,
-                "open_set",
-                kind=t(lang, f"kind_{proposed.kind}"),
-                tiles=tiles_text(proposed.tiles, lang),
-            ),
-            value=editor.declared_open.get(proposed.id, False),
-            key=f"{prefix}-open-{proposed.id}",
-        )
-        if is_open != editor.declared_open.get(proposed.id, False):
-            editor.declared_open[proposed.id] = is_open
-            changed = True
+    for proposed in evaluation.sets:  # found in the hand: concealed unless the player says it lay open
+        changed = open_switch(editor, proposed, lang, f"{prefix}-open", "open_set", False) or changed
     return changed
+
+
+def open_switch(
+    editor: HandEditor, proposed: ProposedSet, lang: str, key: str, text: str, default: bool
+) -> bool:
+    """A proposed set's pictures and its "open" switch (`default` until the player flips it, then kept in
+    the editor); True when it was flipped in this run."""
+    tiles_picture(proposed.tiles, lang)
+    was = editor.declared_open.get(proposed.id, default)
+    label = t(lang, text, kind=t(lang, f"kind_{proposed.kind}"), tiles=tiles_text(proposed.tiles, lang))
+    is_open = st.toggle(label, value=was, key=f"{key}-{proposed.id}")
+    if is_open == was:
+        return False
+    editor.declared_open[proposed.id] = is_open
+    return True
+
+
+def confirm_buttons(
+    lang: str, question: str, yes: str, key: str, on_yes: Callable[..., None], args: tuple[Any, ...]
+) -> None:
+    """A save that waits for a yes: the question, "yes" (`key`_confirm, calls `on_yes(*args)`) and "Nee"
+    (`key`_no, withdraws the question, nothing saved)."""
+    st.warning(question)
+    yes_column, no_column = st.columns(2)
+    yes_column.button(yes, type="primary", key=f"{key}_confirm", on_click=on_yes, args=args)
+    no_column.button(t(lang, "answer_no"), key=f"{key}_no", on_click=withdraw)
 
 
 def tiles_picture(tiles: Sequence[str], lang: str) -> None:

@@ -5,13 +5,14 @@ SQLite store. A draw and an undo each ask first."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import t, wind_name
-from mahjong_nts.app.panels import set_game
+from mahjong_nts.app.panels import confirm_buttons, set_game
 from mahjong_nts.app.recording import ask, asked, error_text, fresh_game, game_tag, save_game, withdraw
 from mahjong_nts.app.scoreboard import Evening, evening_csv, evening_csv_nl
 from mahjong_nts.app.widgets import choice, labels_token
@@ -142,16 +143,9 @@ def next_game_panel(deps: AppDeps, lang: str, evening: Evening, hand: str | None
     tag = game_tag(evening)
     st.button(t(lang, "record_draw"), key="record_draw", on_click=ask, args=("draw", tag))
     if asked("draw", tag):
-        st.warning(t(lang, "draw_ask", number=number))
-        yes, no = st.columns(2)
-        yes.button(
-            t(lang, "draw_yes", number=number),
-            type="primary",
-            key="record_draw_confirm",
-            on_click=save_game,
-            args=(deps, evening.id, prevailing, None, {}, [], number, hand),
-        )
-        no.button(t(lang, "answer_no"), key="record_draw_no", on_click=withdraw)
+        args: tuple[Any, ...] = (deps, evening.id, prevailing, None, {}, [], number, hand)
+        question, yes = t(lang, "draw_ask", number=number), t(lang, "draw_yes", number=number)
+        confirm_buttons(lang, question, yes, "record_draw", save_game, args)
 
 
 def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
@@ -162,16 +156,8 @@ def undo_panel(deps: AppDeps, lang: str, evening: Evening) -> None:
     number = evening.games[-1].number
     st.button(t(lang, "undo"), key="undo", on_click=ask, args=("undo", tag))
     if asked("undo", tag):
-        st.warning(t(lang, "undo_ask", number=number))
-        yes, no = st.columns(2)
-        yes.button(
-            t(lang, "undo_confirm", number=number),
-            type="primary",
-            key="undo_confirm",
-            on_click=undo_last,
-            args=(deps, evening.id, number),
-        )
-        no.button(t(lang, "answer_no"), key="undo_no", on_click=withdraw)
+        question, yes = t(lang, "undo_ask", number=number), t(lang, "undo_confirm", number=number)
+        confirm_buttons(lang, question, yes, "undo", undo_last, (deps, evening.id, number))
 
 
 def render_evening_tab(deps: AppDeps, lang: str, evening: Evening | None, hand: str | None = None) -> None:

@@ -15,6 +15,7 @@ from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import reason_text, t, wind_name
 from mahjong_nts.app.panels import (
     HandOutcome,
+    confirm_buttons,
     notation_box,
     problem_text,
     reading_notes,
@@ -33,7 +34,6 @@ from mahjong_nts.app.recording import (
     game_tag,
     is_untouched_sample,
     save_game,
-    withdraw,
 )
 from mahjong_nts.app.scoreboard import Evening
 from mahjong_nts.app.settle import SeatScore, Settlement, names_by_seat, settle_game
@@ -252,10 +252,9 @@ def record_buttons(
         return
     st.button(label, type="primary", key="record_game", on_click=ask, args=(what, tag), disabled=not usable)
     if asked(what, tag) and usable:
-        st.warning(t(lang, question, number=number))
-        yes_column, no_column = st.columns(2)
-        yes_column.button(t(lang, yes, number=number), key="record_confirm", on_click=save_game, args=args)
-        no_column.button(t(lang, "answer_no"), key="record_no", on_click=withdraw)
+        confirm_buttons(
+            lang, t(lang, question, number=number), t(lang, yes, number=number), "record", save_game, args
+        )
 
 
 def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome: HandOutcome) -> None:
