@@ -84,3 +84,16 @@ def test_a_name_too_long_is_said_to_be_one(
     assert main(["recognize", name, "--json", "--models", str(model_dir)]) == 1
     error = json.loads(capsys.readouterr().out)["error"]
     assert "name too long" in error.lower() and "recognition failed" not in error
+
+
+def test_annotate_a_photo_whose_name_is_near_the_limit(
+    model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = photo(tmp_path / ("h" * 250 + ".jpg"))  # 254 bytes; "<stem>-jpg.jpg" would be 258
+    drawn = tmp_path / "drawn"
+    argv = ["recognize", str(source), "--json", "--annotate", str(drawn), "--models", str(model_dir)]
+    assert main(argv) == 0
+    record = json.loads(capsys.readouterr().out)
+    written = Path(record["annotated"])
+    assert record["error"] is None and written.is_file() and written.parent == drawn
+    assert len(os.fsencode(written.name)) <= 255 and written.name.startswith("h" * 200)

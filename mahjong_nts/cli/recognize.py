@@ -118,7 +118,7 @@ def recognize_one(
 class AnnotatedNames:
     """Where `--annotate DIR` writes each photo: DIR/<stem>-<ext>.jpg as batch does (hand1.png and hand1.jpg
     apart), a number added on a clash, and never over one of the photos being read (DIR may be their
-    folder, and one of them may be called hand1-png.jpg)."""
+    folder, and one of them may be called hand1-png.jpg); a name over 255 bytes shortened as batch's."""
 
     def __init__(self, inputs: Sequence[str]) -> None:
         self._used: set[str] = set()
@@ -139,14 +139,16 @@ class AnnotatedNames:
 
     def target(self, folder: Path, name: str) -> Path:
         """The file to write the annotated `name` to; each call gives a new one."""
+        from mahjong_nts.batch.outputs import short_name  # names within 255 bytes, as batch's images
+
         photo = Path(name)
         base = f"{photo.stem or 'photo'}-{photo.suffix[1:] or 'image'}"
-        candidate, n = base, 1
-        while candidate in self._used or self._is_input(folder / f"{candidate}.jpg"):
+        candidate, n = short_name(f"{base}.jpg"), 1
+        while candidate in self._used or self._is_input(folder / candidate):
             n += 1
-            candidate = f"{base}-{n}"
+            candidate = short_name(f"{base}-{n}.jpg")
         self._used.add(candidate)
-        return folder / f"{candidate}.jpg"
+        return folder / candidate
 
 
 def write_annotated(image: LoadedImage, detections: Detections, target: Path) -> Path:
