@@ -240,6 +240,19 @@ class TileDetector:
         found.squeeze = squeeze
         return found
 
+    def read_at(
+        self,
+        rgb: np.ndarray,
+        threshold: float | tuple[float, ...],
+        iou: float,
+        square: bool,
+        mirror: bool,
+        side: int,
+    ) -> TileBoxes:
+        """Tiles in `rgb` read once at an input of `side` pixels instead of S (mirrored too with `mirror`):
+        a photo of big tiles read smaller (recognizer/zoom.py)."""
+        return outputs_to_boxes(self._read(rgb, square, None, mirror, side), rgb.shape, threshold, iou)
+
     def first_pass(
         self,
         rgb: np.ndarray,

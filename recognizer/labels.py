@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from recognizer.errors import ModelError
 from recognizer.models import read_labels_json
+from scoring.tiles import BACK
 
 SUITED = tuple(f"{n}{suit}" for suit in "mps" for n in range(1, 10))
 HONOURS = tuple(f"{n}z" for n in range(1, 8))
 BONUS = tuple(f"{n}{kind}" for kind in "fy" for n in range(1, 5))
-BACK = "back"
 
 FALLBACK_LABELS: tuple[str, ...] = (*SUITED, *HONOURS, *BONUS, BACK)
 """Same order as `models/labels.json`; used when that file is absent (tests, before training)."""

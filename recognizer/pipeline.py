@@ -23,7 +23,7 @@ from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import unstretch
-from recognizer.zoom import zoom_in
+from recognizer.zoom import last_look, zoom_in, zoom_out
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -79,7 +79,8 @@ class Settings:
     gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (stretched_row.row_gaps) holds
     # one when the classifier reads a face-up tile there this surely
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
-    # first pass finds almost nothing, is read again in zoomed windows around its tiles (recognizer/zoom.py)
+    # first pass finds almost nothing, is read again in zoomed windows around its tiles; one whose tiles are
+    # big, or a small photo with almost nothing found, at a smaller input (recognizer/zoom.py)
     square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
     # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
     # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
@@ -124,6 +125,10 @@ class Recognizer:
         first, at_size = self.detector.first_pass(
             image.rgb, thresholds, s.nms_iou, square, s.mirror_test, s.first_pass_scales
         )
+
+        def read_at(side: int) -> TileBoxes:
+            return self.detector.read_at(image.rgb, thresholds, s.nms_iou, square, s.mirror_test, side)
+
         if s.zoom_small_tiles:
             zoomed = zoom_in(
                 image.rgb,
@@ -137,8 +142,21 @@ class Recognizer:
             )
             if zoomed is not None:
                 return zoomed
-        if not s.unstretch:
-            return first
+            smaller = zoom_out(first, self.detector.size, max(image.rgb.shape[:2]), read_at)
+            if smaller is not None:
+                return smaller
+        boxes = self.unstretched(image, first, at_size) if s.unstretch else first
+        if s.zoom_small_tiles and boxes.squeeze is None:
+            smaller = last_look(boxes, self.detector.size, read_at)
+            if smaller is not None:
+                return smaller
+        return boxes
+
+    def unstretched(self, image: LoadedImage, first: TileBoxes, at_size: TileBoxes) -> TileBoxes:
+        """The first pass, or a pass with the photo squeezed when its tiles look stretched (unstretch)."""
+        s = self.settings
+        thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
+        square = bool(s.square_detector_input)
         retried, squeeze = unstretch(  # judged on the reading at S alone (TileDetector.first_pass)
             at_size,
             lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze),

@@ -1,8 +1,9 @@
-"""Small tiles read as close-ups: a photo whose tiles come out small in the detector's input (a hand filling
-a fifth of a 12 MP frame, a row seen from across the table) is read again in square windows around the
-tiles, each zoomed so a tile is about as large as the detector was trained on; a photo where the first pass
-finds almost nothing is first searched in windows of half the photo's short side (photos large enough that
-such a window is at least the detector's input).
+"""Tiles read at the size the detector knows. A photo whose tiles come out small in the detector's input (a
+hand filling a fifth of a 12 MP frame, a row seen from across the table) is read again in square windows
+around the tiles, each zoomed so a tile is about as large as the detector was trained on; a close-up whose
+tiles come out big (a tile a third of the frame) is read again at a smaller input; a photo where the first
+pass finds almost nothing is first searched in windows of half the photo's short side (photos large enough
+that such a window is at least the detector's input).
 
 The windows overlap by more than two tiles, and each keeps only the boxes whose centre lies in its own core
 (the window less half the overlap), so a tile cut by one window's edge is taken whole from its neighbour.
@@ -31,6 +32,18 @@ FEW = 3
 
 SURE = 0.5
 """Detector score of a box that counts when judging a pass (as `unstretch.CONFIDENT`)."""
+
+BIG_TILE = 44.0
+"""A first pass whose tiles' short side is over this many input pixels is read again at a smaller input
+(the detector finds parts of tiles that big: world scenes' close-ups, tile F1 0.25 at S against 0.70 at
+S / 2)."""
+
+BIG_FEW = 2
+"""Big tiles are judged on at least this many sure boxes; a photo where nothing else finds this many is
+read at half the input side as a last look (a close-up of two or three big tiles)."""
+
+MIN_SIDE = 128
+"""The smallest input side a photo is read at when its tiles are big."""
 
 MIN_GAIN = 1.5
 """Zoom only where a window is at most the photo's long side over this (else there are no pixels to gain)."""
@@ -111,6 +124,12 @@ def read_windows(
     return merged.select(nms(merged.xyxy, merged.score, iou))
 
 
+def searches(first: TileBoxes, shape: tuple[int, ...], input_side: int) -> bool:
+    """Whether `zoom_in` searches the photo in windows: its first pass found fewer than FEW sure boxes and
+    a window of half its short side is at least the input (a smaller window would only be enlarged)."""
+    return len(sure_boxes(first)) < FEW and min(shape[:2]) // 2 >= input_side
+
+
 def zoom_in(
     rgb: np.ndarray,
     first: TileBoxes,
@@ -126,9 +145,9 @@ def zoom_in(
     h, w = rgb.shape[:2]
     coarse, searched = sure_boxes(first), None
     if len(coarse) < FEW:
-        side = min(h, w) // 2
-        if side < input_side:  # windows smaller than the input would only be enlarged: nothing to gain
+        if not searches(first, rgb.shape, input_side):
             return None
+        side = min(h, w) // 2
         overlap = side // 4
         searched = read_windows(rgb, cover((0, 0, w, h), rgb.shape, side, overlap), overlap, read_plain, iou)
         coarse = sure_boxes(searched)
@@ -150,3 +169,30 @@ def zoom_in(
     if len(sure_boxes(zoomed)) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
         return searched
     return zoomed
+
+
+def zoom_out(
+    first: TileBoxes, input_side: int, photo_side: int, read_at: Callable[[int], TileBoxes]
+) -> TileBoxes | None:
+    """The photo read again at a smaller input when its tiles are big in the first pass (read at
+    `input_side` over the photo's long side `photo_side`), so a tile becomes about ZOOM_TARGET * 1.5
+    pixels; None when the first pass stands. `read_at(side)` reads the whole photo at `side`."""
+    coarse = sure_boxes(first)
+    if len(coarse) < BIG_FEW:
+        return None
+    tile = small_side(coarse) * input_side / photo_side
+    if tile <= BIG_TILE:
+        return None
+    side = max(MIN_SIDE, round(input_side * ZOOM_TARGET * 1.5 / tile / 32) * 32)
+    smaller = read_at(side)
+    return smaller if len(sure_boxes(smaller)) >= len(coarse) else None
+
+
+def last_look(found: TileBoxes, input_side: int, read_at: Callable[[int], TileBoxes]) -> TileBoxes | None:
+    """When every other reading found fewer than BIG_FEW sure tiles, the photo read at half the input
+    side (a close-up of two or three big tiles the detector sees only in parts); None when that finds
+    fewer too."""
+    if len(sure_boxes(found)) >= BIG_FEW:
+        return None
+    smaller = read_at(max(MIN_SIDE, input_side // 2 // 32 * 32))
+    return smaller if len(sure_boxes(smaller)) >= BIG_FEW else None

@@ -188,3 +188,44 @@ def test_a_small_photo_with_nothing_found_is_not_searched() -> None:
 
     assert zoom_in(np.zeros((640, 640, 3), np.uint8), boxes(), 384, never, never, 0.5) is None
     assert zoom_in(np.zeros((640, 1138, 3), np.uint8), boxes(), 384, never, never, 0.5) is None
+
+
+def test_big_tiles_are_read_again_at_a_smaller_input() -> None:
+    from recognizer.zoom import BIG_TILE, zoom_out
+
+    first = boxes((0, 0, 200, 270), (210, 0, 410, 270))  # 200 px of a 640 px photo: 120 input px at 384
+    assert BIG_TILE < 200 * 384 / 640
+    asked: list[int] = []
+
+    def read_at(side: int) -> TileBoxes:
+        asked.append(side)
+        return boxes((0, 0, 200, 270), (210, 0, 410, 270), (420, 0, 620, 270))
+
+    smaller = zoom_out(first, 384, 640, read_at)
+    assert smaller is not None and len(smaller) == 3
+    assert asked and asked[0] < 384 and asked[0] % 32 == 0
+
+
+def test_tiles_of_ordinary_size_are_not_read_smaller() -> None:
+    from recognizer.zoom import zoom_out
+
+    def never(_: int) -> TileBoxes:
+        raise AssertionError("no smaller reading expected")
+
+    first = boxes(*[(x, 100, x + 40, 156) for x in range(0, 600, 42)])  # 24 input px
+    assert zoom_out(first, 384, 640, never) is None
+
+
+def test_a_last_look_at_half_size_when_nothing_else_found_two_tiles() -> None:
+    from recognizer.zoom import last_look
+
+    asked: list[int] = []
+
+    def read_at(side: int) -> TileBoxes:
+        asked.append(side)
+        return boxes((0, 0, 300, 400), (320, 0, 620, 400))
+
+    assert last_look(boxes(), 384, read_at) is not None and asked == [192]
+    assert last_look(boxes((0, 0, 50, 70), (60, 0, 110, 70)), 384, read_at) is None  # two found: no look
+    asked.clear()
+    assert last_look(boxes(), 384, lambda side: boxes()) is None
