@@ -120,9 +120,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     try:
-        recognizer = Recognizer(
-            args.models, args.threads, replace(Settings(), zoom_small_tiles=not args.no_zoom)
+        settings = replace(
+            Settings(),
+            zoom_small_tiles=not args.no_zoom,
+            square_detector_input=args.square_detector_input,
+            threshold=args.threshold,
         )
+        recognizer = Recognizer(args.models, args.threads, settings)
     except ModelError as exc:
         print(f"evaluate_world: {exc}", file=sys.stderr)
         return 2
