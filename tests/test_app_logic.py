@@ -292,6 +292,10 @@ def test_no_swaps_for_corrected_tiles_tiles_typed_in_or_a_loser() -> None:
     assert completing_swaps(editor) == []  # the player changed that tile from 5z to 6z: left alone
     typed = editor_of("11z 123p 444p 77z 6z 444z", winning_tile="1z")
     assert completing_swaps(typed) == []  # no recognizer readings, nothing to offer
-    editor.tiles[10] = TileRead("6z", 0.41, None, ("6z", "7z"), read_as="6z")
+    editor.tiles = [
+        *editor.tiles[:10],
+        TileRead("6z", 0.41, None, ("6z", "7z"), read_as="6z"),
+        *editor.tiles[11:],
+    ]
     assert [s.to for s in completing_swaps(editor)] == ["7z"]
     assert completing_swaps(editor, role="loser") == []

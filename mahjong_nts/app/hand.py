@@ -196,7 +196,7 @@ def _check_notation(editor: HandEditor) -> None:
     if editor.bad_notation is None or editor.bad_notation[0] != editor.version:
         return
     try:
-        apply_notation(replace(editor), editor.bad_notation[1])  # on a copy: what the box showed
+        apply_notation(editor.copy(), editor.bad_notation[1])  # on a copy: what the box showed
     except InputError as error:
         raise HandProblem("notation_error", str(error), message=error) from None
 
@@ -266,7 +266,7 @@ def completing_swaps(editor: HandEditor, role: str = "winner", limit: int = 3) -
     for i, code in candidate_swaps(editor.tiles):
         tiles = list(editor.tiles)
         tiles[i] = replace(tiles[i], code=code)
-        trial = evaluate(replace(editor, tiles=tiles), role)
+        trial = evaluate(editor.copy(tiles), role)
         if trial.result is not None and trial.result.valid:
             found.append(Swap(i, editor.tiles[i].code, code))
             if len(found) == limit:

@@ -86,12 +86,13 @@ def choose_photo(deps: AppDeps, lang: str) -> bytes | None:
 
 
 def editor_for(reading: PhotoReading | None) -> HandEditor:
-    """The editor of this photo from session state; made from the reading the first time."""
+    """The editor of this photo from session state (the player's changes only; made the first time), on top
+    of this run's reading of the photo."""
     editors: dict[str, HandEditor] = st.session_state.setdefault("editors", {})
     key = reading.key if reading is not None else "typed"
     if key not in editors:
         editors[key] = editor_from_reading(reading) if reading is not None else HandEditor()
-    return editors[key]
+    return editors[key].bind(reading)
 
 
 def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:

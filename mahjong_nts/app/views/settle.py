@@ -92,7 +92,7 @@ def loser_editor(tag: str, seat: str, reading: PhotoReading | None) -> HandEdito
         editor = editor_from_reading(reading) if reading is not None else HandEditor()
         editors[(tag, seat)] = (key, editor)
         return editor
-    return stored[1]
+    return stored[1].bind(reading)
 
 
 def loser_from_hand(deps: AppDeps, lang: str, tag: str, seat: str, name: str, outcome: HandOutcome) -> int:
