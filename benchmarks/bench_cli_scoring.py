@@ -4,9 +4,9 @@ package's HandCalculator on the same hands, each in a fresh process, start-up in
 Both sides do the same job: start Python, read the hands from a JSON Lines file, score each one and write
 one JSON line per hand to stdout (ours: the CONTRACT result object; riichi: han, fu, cost, yaku names and
 error). The hands are the seeded corpus of `bench_scoring.py` (distinct random winning hands), converted
-for riichi as that benchmark does. Wall-clock time of each process from start to exit, best of `--repeat`
-rounds with the two sides alternating, and CPU time (user + system, the figure to trust on a busy
-machine); also the start-up alone (one hand in). Our modules are byte-compiled first, as an installed
+for riichi as that benchmark does. Wall-clock time of each process from start to exit, best and median of
+`--repeat` rounds with the two sides alternating, and CPU time (user + system, the figure to trust on a
+busy machine); also the start-up alone (one hand in). Our modules are byte-compiled first, as an installed
 package is (pip compiles at install; riichi's are), so neither side pays for compiling its source.
 
     .venv/bin/python benchmarks/bench_cli_scoring.py [--hands 4000] [--seed 7] [--repeat 5]
@@ -19,6 +19,7 @@ import compileall
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -106,8 +107,8 @@ def timed(command: Sequence[str]) -> Run:
     return Run(wall, cpu, done.stdout.count(b"\n"))
 
 
-def best(commands: dict[str, list[str]], rounds: int) -> dict[str, Run]:
-    """Best wall-clock and best CPU time per side over `rounds`, sides alternating; line counts must agree."""
+def rounds_of(commands: dict[str, list[str]], rounds: int) -> dict[str, list[Run]]:
+    """Every round's run per side, sides alternating; line counts must agree."""
     runs: dict[str, list[Run]] = {name: [] for name in commands}
     for round_ in range(rounds):
         order = list(commands) if round_ % 2 == 0 else list(reversed(commands))
@@ -116,10 +117,17 @@ def best(commands: dict[str, list[str]], rounds: int) -> dict[str, Run]:
     lines = {name: runs[name][-1].lines for name in commands}
     if len(set(lines.values())) != 1:
         raise SystemExit(f"the two sides wrote different numbers of lines: {lines}")
-    return {
-        name: Run(min(r.wall for r in done), min(r.cpu for r in done), lines[name])
-        for name, done in runs.items()
-    }
+    return runs
+
+
+def best(runs: list[Run]) -> Run:
+    """The best wall-clock and the best CPU time of the rounds."""
+    return Run(min(r.wall for r in runs), min(r.cpu for r in runs), runs[0].lines)
+
+
+def median(runs: list[Run]) -> Run:
+    """The median wall-clock and the median CPU time of the rounds."""
+    return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs), runs[0].lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -149,24 +157,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "riichi": [sys.executable, str(script), str(theirs)],
             }
 
-        startup = best(sides(one_ours, one_theirs), args.repeat)
-        whole = best(sides(ours_in, theirs_in), args.repeat)
+        startup = rounds_of(sides(one_ours, one_theirs), args.repeat)
+        whole = rounds_of(sides(ours_in, theirs_in), args.repeat)
 
     n = len(corpus)
-    print(f"{n} hands (seed {args.seed}), each side a fresh process, best of {args.repeat} rounds:")
-    print(f"{'':34}{'1 hand: wall':>13}{'cpu':>8}{f'{n} hands: wall':>17}{'cpu':>8}{'hands/s (cpu)':>15}")
+    print(f"{n} hands (seed {args.seed}), each side a fresh process, {args.repeat} rounds:")
     labels = {"ours": "ours: mahjong-nts score --json", "riichi": "riichi: HandCalculator script"}
-    for name in ("ours", "riichi"):
-        one, all_ = startup[name], whole[name]
+    for title, summary in (("best", best), ("median", median)):
+        one = {name: summary(runs) for name, runs in startup.items()}
+        all_ = {name: summary(runs) for name, runs in whole.items()}
         print(
-            f"{labels[name]:34}{one.wall:11.3f} s{one.cpu:6.3f} s{all_.wall:15.3f} s{all_.cpu:6.3f} s"
-            f"{n / all_.cpu:15.0f}"
+            f"{title + ' of the rounds':34}{'1 hand: wall':>13}{'cpu':>8}{f'{n} hands: wall':>17}{'cpu':>8}"
+            f"{'hands/s (cpu)':>15}"
         )
-    print(
-        f"{'ratio ours/theirs (speed)':34}{startup['riichi'].wall / startup['ours'].wall:13.2f}"
-        f"{startup['riichi'].cpu / startup['ours'].cpu:8.2f}{whole['riichi'].wall / whole['ours'].wall:17.2f}"
-        f"{whole['riichi'].cpu / whole['ours'].cpu:8.2f}"
-    )
+        for name in ("ours", "riichi"):
+            print(
+                f"{labels[name]:34}{one[name].wall:11.3f} s{one[name].cpu:6.3f} s{all_[name].wall:15.3f} s"
+                f"{all_[name].cpu:6.3f} s{n / all_[name].cpu:15.0f}"
+            )
+        print(
+            f"{'ratio ours/theirs (speed)':34}{one['riichi'].wall / one['ours'].wall:13.2f}"
+            f"{one['riichi'].cpu / one['ours'].cpu:8.2f}{all_['riichi'].wall / all_['ours'].wall:17.2f}"
+            f"{all_['riichi'].cpu / all_['ours'].cpu:8.2f}"
+        )
     return 0
 
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from scoring.errors import InputError
 from scoring.hand import FLAGS, ROLES, WINDS, Hand, Meld, meld_kind
-from scoring.rulesets import get_ruleset, ruleset_names
+from scoring.rulesets import get_ruleset, is_ruleset, ruleset_names
 from scoring.tiles import INDEX, KINDS, TILE_CODES, format_tiles
 
 _SELF_DRAWN_ONLY = ("last_tile", "kong_replacement", "kong_on_kong")
@@ -132,9 +132,8 @@ def _validate(hand: Hand) -> bool:
     if not isinstance(hand, Hand):
         raise InputError.of("not_a_hand", type=type(hand).__name__)
     ruleset, role, concealed, bonus, melds = hand.ruleset, hand.role, hand.concealed, hand.bonus, hand.melds
-    names = ruleset_names()
-    if ruleset not in names:
-        raise InputError.of("unknown_ruleset", name=ruleset, choices=names)
+    if not is_ruleset(ruleset):
+        raise InputError.of("unknown_ruleset", name=ruleset, choices=ruleset_names())
     if role not in ROLES:
         raise InputError.of("unknown_role", name=role)
     if hand.seat_wind not in WINDS:

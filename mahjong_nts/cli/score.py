@@ -96,16 +96,30 @@ Step = Callable[[Any], Any]
 SCORE_STEPS: tuple[Step, ...] = (read_hand, score_hand, ScoreResult.to_dict)
 """`score --json`: each hand read, scored, turned into its result object."""
 
+SCORE_LINE_STEPS: tuple[Step, ...] = (read_hand, score_hand, ScoreResult.to_json)
+"""The same for a batch, the result object written as its compact JSON line straight away (the same text,
+in half the time)."""
+
 CHUNK = 1024
 """Hands taken through the steps together: each step runs over the whole chunk before the next, which does
 the same work a sixth faster than one hand at a time (each step's code stays hot in the CPU's caches)."""
 
+compact_json: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""One compact JSON line of a JSON value: a line of a batch."""
 
-def score_json(path: str, out: TextIO, compact: bool = False, steps: Sequence[Step] = SCORE_STEPS) -> int:
+
+def score_json(
+    path: str,
+    out: TextIO,
+    compact: bool = False,
+    steps: Sequence[Step] = SCORE_STEPS,
+    line_steps: Sequence[Step] = SCORE_LINE_STEPS,
+) -> int:
     """`score --json FILE`: one result object, or one compact result line per hand of a batch; `steps`
-    make each hand's object from its parsed JSON (its score, or with --waits its waits)."""
+    make each hand's object from its parsed JSON (its score, or with --waits its waits), `line_steps` the
+    line of a batch's hand."""
     with collector_paused():
-        return _score_document(path, out, compact, steps)
+        return _score_document(path, out, compact, steps, line_steps)
 
 
 @contextmanager
@@ -121,7 +135,9 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _score_document(path: str, out: TextIO, compact: bool, steps: Sequence[Step]) -> int:
+def _score_document(
+    path: str, out: TextIO, compact: bool, steps: Sequence[Step], line_steps: Sequence[Step]
+) -> int:
     try:
         hands = parse_hands(read_input(path), input_name(path))
     except InputError as error:
@@ -135,26 +151,26 @@ def _score_document(path: str, out: TextIO, compact: bool, steps: Sequence[Step]
             return fail(str(error))
         out.write(json.dumps(result, ensure_ascii=False, indent=None if compact else 2) + "\n")
         return 0
-    return _score_batch(hands.records, out, steps)
+    return _score_batch(hands.records, out, line_steps)
 
 
-def _score_batch(records: Sequence[Record], out: TextIO, steps: Sequence[Step] = SCORE_STEPS) -> int:
-    """Score every hand in order; a malformed one gives an error line in its place and exit 1 at the end."""
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # one line per hand
+def _score_batch(records: Sequence[Record], out: TextIO, steps: Sequence[Step] = SCORE_LINE_STEPS) -> int:
+    """Score every hand in order, `steps` giving its line; a malformed one gives an error line in its
+    place and exit 1 at the end."""
     failed = 0
     for start in range(0, len(records), CHUNK):
         chunk = records[start : start + CHUNK]
         lines = []
         for record, answer in zip(chunk, _answers(chunk, steps), strict=True):
             if not isinstance(answer, Exception):
-                lines.append(dumps(answer))
+                lines.append(answer)
                 continue
             failed += 1
             if isinstance(answer, InputError):
                 problem = str(answer)
             else:  # an engine bug must not stop the batch nor show a traceback
                 problem = f"internal error: {type(answer).__name__}: {one_line(answer)}"
-            lines.append(dumps({"error": f"hand {record.number}: {problem}"}))
+            lines.append(compact_json({"error": f"hand {record.number}: {problem}"}))
         out.write("\n".join(lines) + "\n")
     if failed:
         print(f"{PROG}: {failed} of {len(records)} hands failed", file=sys.stderr)
@@ -307,8 +323,11 @@ def run_score(args: argparse.Namespace) -> int:
             return fail(
                 f"{given[0]} is for TILES on the command line; with --json each hand gives it in its JSON"
             )
-        steps = (waits_object,) if args.waits else SCORE_STEPS
-        return score_json(args.json, sys.stdout, compact=args.compact, steps=steps)
+        if args.waits:
+            return score_json(
+                args.json, sys.stdout, args.compact, (waits_object,), (waits_object, compact_json)
+            )
+        return score_json(args.json, sys.stdout, compact=args.compact)
     if not args.tiles:
         return fail("give the concealed TILES (e.g. 234m567p777z88s) or --json FILE")
     lang = args.lang or "nl"

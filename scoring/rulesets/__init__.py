@@ -39,11 +39,16 @@ def _extra_files(folders: str) -> dict[str, Path]:
 
 
 @cache
+def _own() -> tuple[str, ...]:
+    """The rulesets of this package's own modules. They come before any extra folder's file of the same
+    name, so asking for one of them needs no look at the environment (a batch asks three times a hand)."""
+    return tuple(m.name for m in pkgutil.iter_modules(__path__) if m.name not in _HELPERS)
+
+
+@cache
 def _files(folders: str) -> Mapping[str, Path | None]:
     """name -> file of every ruleset (None: a module of this package); the default first, then by name."""
-    names: dict[str, Path | None] = {
-        m.name: None for m in pkgutil.iter_modules(__path__) if m.name not in _HELPERS
-    }
+    names: dict[str, Path | None] = dict.fromkeys(_own())
     for name, path in _extra_files(folders).items():
         names.setdefault(name, path)
     return {name: names[name] for name in sorted(names, key=lambda n: (n != DEFAULT_RULESET, n))}
@@ -58,18 +63,26 @@ def ruleset_names() -> tuple[str, ...]:
     return tuple(_files(os.environ.get(RULESETS_ENV, "")))
 
 
+def is_ruleset(name: object) -> bool:
+    """Whether `name` is one of ruleset_names()."""
+    return isinstance(name, str) and (name in _own() or name in _files(os.environ.get(RULESETS_ENV, "")))
+
+
 def get_ruleset(name: object) -> Ruleset:
     """The ruleset called `name` ('app', 'nts', ...); InputError naming the known ones otherwise."""
-    folders = os.environ.get(RULESETS_ENV, "")
-    if isinstance(name, str) and name in _files(folders):
-        return _load(folders, name)
+    if isinstance(name, str):
+        if name in _own():
+            return _load(name, None)
+        path = _files(os.environ.get(RULESETS_ENV, "")).get(name)
+        if path is not None:
+            return _load(name, path)
     raise InputError(f"unknown ruleset {name!r} (use {' or '.join(ruleset_names())})")
 
 
 @cache
-def _load(folders: str, name: str) -> Ruleset:
-    """Import the ruleset's file once and check that its RULESET carries its file's name."""
-    path = _files(folders)[name]
+def _load(name: str, path: Path | None) -> Ruleset:
+    """Import the ruleset's file (None: this package's module) once and check that its RULESET carries its
+    file's name."""
     if path is None:
         module = importlib.import_module(f"scoring.rulesets.{name}")
     else:
