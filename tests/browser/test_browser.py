@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +16,10 @@ import pytest
 from mahjong_nts.reading.hand import propose_hand
 from mahjong_nts.reading.tiles import TileRead
 from scoring import hand_from_dict, parse_tiles, score_hand
+from tests.browser.app_server import ROOT, serve_app
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path(shutil.which("chromedriver") or "/usr/bin/chromedriver")
@@ -50,52 +46,11 @@ def total_of(hand: dict[str, Any]) -> int:
     return score_hand(hand_from_dict(hand)).total
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_health(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"streamlit exited with {server.returncode}: {log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    pytest.fail(f"streamlit did not answer on {url} within {WAIT_S} s: {log.read_text()[-2000:]}")
-
-
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run streamlit_app.py` on a free localhost port with a temporary SQLite file."""
-    tmp = tmp_path_factory.mktemp("browser-app")
-    port = free_port()
-    env = {**os.environ, "MAHJONG_NTS_DB": str(tmp / "evening.sqlite"), "PYTHONPATH": str(ROOT)}
-    log = tmp / "streamlit.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-                "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-            ],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_health(url, server, log)
+    with serve_app(tmp_path_factory.mktemp("browser-app"), WAIT_S) as url:
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import base64
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,15 +15,13 @@ from typing import Any
 import pytest
 
 from scoring import next_seat_winds, settle
+from tests.browser.app_server import serve_app
 from tests.browser.test_browser import (  # skips this module too where chromium or selenium is missing
     ARTIFACTS,
     CHROMEDRIVER,
     CHROMIUM,
-    ROOT,
     WAIT_S,
-    free_port,
     no_exception_on_page,
-    wait_for_health,
     wait_idle,
 )
 
@@ -46,29 +42,8 @@ PLAYERS = ("Anna", "Bas", "Cor", "Dirk")  # first seats Oost, Zuid, West, Noord
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run streamlit_app.py` on a free localhost port with an empty SQLite file."""
-    tmp = tmp_path_factory.mktemp("browser-evening")
-    port = free_port()
-    env = {**os.environ, "MAHJONG_NTS_DB": str(tmp / "evening.sqlite"), "PYTHONPATH": str(ROOT)}
-    log = tmp / "streamlit.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-                "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-            ],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_health(url, server, log)
+    with serve_app(tmp_path_factory.mktemp("browser-evening"), WAIT_S) as url:
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import os
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -22,10 +19,10 @@ from typing import Any
 import pytest
 
 from scoring import hand_from_dict, parse_tiles, score_hand
+from tests.browser.app_server import ROOT, free_port, serve_app
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 WAIT_S = 90
@@ -38,49 +35,11 @@ if not CHROMIUM.exists():
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run streamlit_app.py` on a free localhost port with a temporary SQLite file."""
-    tmp = tmp_path_factory.mktemp("hand-view-app")
-    port = free_port()
-    env = {**os.environ, "MAHJONG_NTS_DB": str(tmp / "evening.sqlite"), "PYTHONPATH": str(ROOT)}
-    log = tmp / "streamlit.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-                "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-            ],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + WAIT_S
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"streamlit exited with {server.returncode}: {log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                    if reply.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not answer on {url}: {log.read_text()[-2000:]}")
-                time.sleep(0.3)
+    with serve_app(tmp_path_factory.mktemp("hand-view-app"), WAIT_S) as url:
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 class Page:
