@@ -64,6 +64,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.kmahjongg_art import FACE_ASPECT, TILESET_DIR, element_codes
 from recognizer.labels import BONUS, HONOURS, SUITED
 
 TILE_CODES: tuple[str, ...] = (*SUITED, *HONOURS, *BONUS)
@@ -71,7 +72,7 @@ TILE_CODES: tuple[str, ...] = (*SUITED, *HONOURS, *BONUS)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FLUFFY_DIR = PROJECT_ROOT.parent / "shared" / "artwork" / "fluffystuff-riichi-tiles"
-KMAHJONGG_DIR = Path("/usr/share/kmahjongglib/tilesets")
+KMAHJONGG_DIR = TILESET_DIR
 FONTS = {
     "font-symbola": Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
     "font-noto": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
@@ -206,18 +207,7 @@ def over(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- KMahjongg (GPL-2+, training time only)
 
-KMAHJONGG_SUITS = {"CHARACTER": "m", "ROD": "p", "BAMBOO": "s"}
-KMAHJONGG_HONOURS = {
-    "WIND_1": "4z",  # north
-    "WIND_2": "2z",  # south
-    "WIND_3": "1z",  # east
-    "WIND_4": "3z",  # west
-    "DRAGON_1": "5z",  # white
-    "DRAGON_2": "6z",  # green
-    "DRAGON_3": "7z",  # red
-}
-KMAHJONGG_ASPECT = 69 / 89
-"""Face width / height (TileFaceWidth / TileFaceHeight of the tilesets' .desktop files)."""
+KMAHJONGG_ASPECT = FACE_ASPECT
 KMAHJONGG_FACE_UNITS = 89
 """A face's height in the sheets' user units."""
 
@@ -230,11 +220,7 @@ flower names are written on the faces; seen on the contact sheet)."""
 def kmahjongg_elements(tileset: str = "default") -> dict[str, str]:
     """SVG element id -> tile code, all 42, for a tileset (FLOWER_1-4 = plum orchid chrysanthemum bamboo,
     SEASON_1-4 = spring summer autumn winter, as the default and traditional sheets draw and name them)."""
-    codes = {f"{name}_{n}": f"{n}{suit}" for name, suit in KMAHJONGG_SUITS.items() for n in range(1, 10)}
-    codes |= KMAHJONGG_HONOURS
-    codes |= {f"FLOWER_{n}": f"{n}f" for n in range(1, 5)}
-    codes |= {f"SEASON_{n}": f"{n}y" for n in range(1, 5)}
-    return codes | KMAHJONGG_OVERRIDES.get(tileset, {})
+    return element_codes() | KMAHJONGG_OVERRIDES.get(tileset, {})
 
 
 def hide_element(svg: str, element: str) -> str | None:
