@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from datasets.augment import BACK_COLOURS
-from datasets.yolo import BACK, LABELS, PROJECT_ROOT
+from datasets.yolo import BACK, LABELS, PROJECT_ROOT, write_data_yaml, write_sample
 
 ARTWORK_DIR = PROJECT_ROOT.parent / "shared" / "artwork" / "fluffystuff-riichi-tiles"
 _SUITS = {"Man": "m", "Pin": "p", "Sou": "s"}
@@ -225,24 +225,11 @@ def write_yolo(
         img, boxes = scene(art, rng, size, kongs)
         name = f"synth_{seed}_{k:05d}"
         quality = int(rng.integers(60, 95))
-        cv2.imwrite(
-            str(out / "images" / f"{name}.jpg"),
-            cv2.cvtColor(img, cv2.COLOR_RGB2BGR),
-            [cv2.IMWRITE_JPEG_QUALITY, quality],
-        )
-        w, h = size
-        lines = [
-            f"{lab} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
-            for lab, x0, y0, x1, y1 in boxes
-        ]
-        (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+        write_sample(out, name, img, boxes, quality)
         total += len(boxes)
         if k % 100 == 0:
             print(f"scene {k}/{count}", flush=True)
-    names = ", ".join(f"'{n}'" for n in LABELS)
-    (out / "data.yaml").write_text(
-        f"# synthetic scenes; class index = project LABELS order\nnc: {len(LABELS)}\nnames: [{names}]\n"
-    )
+    write_data_yaml(out, "synthetic scenes; class index = project LABELS order")
     return total
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from datasets.scene_props import NEGATIVES, backdrop, rack, surface
 from datasets.tile_bodies import TileStyle, has_plain_back, paste, random_style, tile_sprite, turned
-from datasets.yolo import BACK, LABELS
+from datasets.yolo import BACK, LABELS, write_data_yaml, write_sample
 
 KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter", "standing")
 KIND_WEIGHTS = (0.25, 0.15, 0.12, 0.13, 0.1, 0.1, 0.15)
@@ -425,28 +425,14 @@ def write_scenes(out: Path, count: int, seed: int, split: str, kinds: tuple[str,
         kind = kinds[int(rng.choice(len(kinds), p=weights))]
         size = SIZES[int(rng.integers(len(SIZES)))]
         img, boxes, artwork = render_scene(bank, rng, kind, size)
-        cv2.imwrite(
-            str(out / "images" / f"{name}.jpg"),
-            cv2.cvtColor(img, cv2.COLOR_RGB2BGR),
-            [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))],
-        )
-        h, w = img.shape[:2]
-        lines = [
-            f"{lab} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
-            for lab, x0, y0, x1, y1 in boxes
-        ]
-        (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+        write_sample(out, name, img, boxes, int(rng.integers(35, 95)))
         manifest[name] = {"kind": kind, "artwork": artwork}
         total += len(boxes)
         if k % 200 == 0:
             manifest_path.write_text(json.dumps(manifest, indent=0, sort_keys=True))
             print(f"scene {k}/{count}", flush=True)
     manifest_path.write_text(json.dumps(manifest, indent=0, sort_keys=True))
-    names = ", ".join(f"'{n}'" for n in LABELS)
-    (out / "data.yaml").write_text(
-        f"# synthetic world scenes ({split} artworks); class index = LABELS order\n"
-        f"nc: {len(LABELS)}\nnames: [{names}]\n"
-    )
+    write_data_yaml(out, f"synthetic world scenes ({split} artworks); class index = LABELS order")
     return total
 
 

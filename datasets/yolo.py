@@ -221,6 +221,32 @@ def read_folder(folder: Path, class_map: np.ndarray | None = None) -> list[Sampl
     return samples
 
 
+def write_sample(
+    out: Path, name: str, rgb: np.ndarray, boxes: list[tuple[int, float, float, float, float]], quality: int
+) -> None:
+    """One synthetic photo into out/images/NAME.jpg (JPEG `quality`) and its boxes (label index, xyxy
+    pixels) into out/labels/NAME.txt as YOLO lines, the format read_folder reads back."""
+    import cv2
+
+    cv2.imwrite(
+        str(out / "images" / f"{name}.jpg"),
+        cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR),
+        [cv2.IMWRITE_JPEG_QUALITY, quality],
+    )
+    h, w = rgb.shape[:2]
+    lines = [
+        f"{lab} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+        for lab, x0, y0, x1, y1 in boxes
+    ]
+    (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+
+
+def write_data_yaml(out: Path, comment: str) -> None:
+    """out/data.yaml naming the classes of a synthetic folder: LABELS, in index order."""
+    names = ", ".join(f"'{n}'" for n in LABELS)
+    (out / "data.yaml").write_text(f"# {comment}\nnc: {len(LABELS)}\nnames: [{names}]\n")
+
+
 def placeholder_labelled(sample: Sample, min_boxes: int = 8, share: float = 0.8) -> bool:
     """True for a photo whose boxes nearly all carry one label although a hand or tray shows mixed tiles:
     7 valid photos (IMG_2778..IMG_2788) label every tile '1p' (sd1), a placeholder, not the truth."""
