@@ -26,8 +26,8 @@ from datasets.yolo import LABELS, PROJECT_ROOT
 MODELS_DIR = PROJECT_ROOT / "models"
 
 
-def onnx_convs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, np.ndarray]]:
-    """The (weight, bias) of every Conv node in graph order, and all initialisers by name."""
+def onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (weight, bias) of every Conv (and Gemm) node, in graph order."""
     import onnx
     from onnx import numpy_helper
 
@@ -41,7 +41,7 @@ def onnx_convs(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[st
             convs.append((weight, bias))
         elif node.op_type == "Gemm":
             convs.append((inits[node.input[1]], inits[node.input[2]]))
-    return convs, inits
+    return convs
 
 
 def layers_in_run_order(model: nn.Module, example: torch.Tensor) -> list[nn.Module]:
@@ -63,7 +63,7 @@ def load_folded(model: nn.Module, path: Path, example: torch.Tensor) -> nn.Modul
     """Write an exported (BatchNorm-folded) ONNX model's weights into `model` in place; returns it."""
     model.eval()
     layers = layers_in_run_order(model, example)
-    convs, _ = onnx_convs(path)
+    convs = onnx_convs(path)
     if len(layers) != len(convs):
         raise SystemExit(f"{path}: {len(convs)} conv/linear layers, the network has {len(layers)}")
     bn_after = {}  # conv -> the BatchNorm that follows it in its conv_bn block
