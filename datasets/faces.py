@@ -27,6 +27,12 @@ Artworks (sources installed at training time only; rendered faces are cached und
 - procedural-flowers: drawn flower and season faces, 6 of each code: the flower pictured as sets draw it
   (1 plum, 2 orchid, 3 chrysanthemum, 4 bamboo) or a picture of the season (blossom, sun, maple leaves,
   snow), with 1-4 or 一二三四 in a top corner in red, blue, green or black.
+- procedural-printed (datasets/faces_printed.py): every code printed with the CJK fonts of Debian packages
+  (AR PL UKai/UMing, WenQuanYi Zen Hei, Noto Sans/Serif CJK, IPA Mincho, Hanazono, cwTeX Kai, LXGW WenKai),
+  8 per code, one font each, in the look of Chinese, HK and Dutch club sets: numeral over red 萬 (sometimes
+  万, 伍), 東南西北 (sometimes 东, an E S W N / O Z W N corner letter), red 中, green 發 / 发, a blue framed
+  white dragon, 梅蘭菊竹 and 春夏秋冬 with a numeral 1-4 / 一二三四 in any ink (a picture in most), ringed
+  circles and jointed bamboo sticks at the standard layouts, a bird on 1s; stroke weight and inks jittered.
 
 Split (ARTWORKS): held out are whole artworks, so that a model's score on them measures generalisation to
 tile sets it never saw, with every one of the 42 codes in both splits:
@@ -109,6 +115,7 @@ ARTWORKS: dict[str, str] = {
     "xmahjongg-real": "train",  # photographed real tiles: too rare a look to keep from training
     "procedural-western": "train",  # made from train artworks only
     "procedural-flowers": "train",
+    "procedural-printed": "train",  # made here from CJK fonts of Debian packages
 }
 """Artwork name -> "train" | "heldout"; see the module docstring for why."""
 
@@ -1111,6 +1118,14 @@ def render_drawn_bonus(height: int, per_code: int = 6) -> Rendered:
 
 # ---------------------------------------------------------------- the bank
 
+
+def _render_printed(height: int) -> Rendered:
+    """procedural-printed, imported here: datasets.faces_printed builds on this module's helpers."""
+    from datasets.faces_printed import render_printed
+
+    return render_printed(height)
+
+
 RENDERERS: dict[str, Callable[[int], Rendered]] = {
     "fluffystuff-regular": lambda h: render_fluffystuff("Regular", h),
     "fluffystuff-black": lambda h: render_fluffystuff("Black", h),
@@ -1122,6 +1137,7 @@ RENDERERS: dict[str, Callable[[int], Rendered]] = {
     **{name: functools.partial(render_sheet, name) for name in SHEETS},
     "procedural-western": render_western,
     "procedural-flowers": render_drawn_bonus,
+    "procedural-printed": _render_printed,
 }
 """Artwork name -> renderer (height -> faces); every ARTWORKS entry has one."""
 

@@ -249,3 +249,24 @@ def test_drawn_flowers_and_seasons_cover_the_eight_bonus_codes() -> None:
         assert rgba.shape == (96, 72, 4)
         assert 0.02 < (rgba[:, :, 3] > 128).mean() < 0.6  # a picture on a transparent ground
         assert (rgba[:19, :, 3] > 100).any()  # the numeral, at the top
+
+
+def test_printed_faces_cover_every_code_on_a_transparent_ground() -> None:
+    from datasets.faces_printed import fonts_for, render_printed
+
+    if not fonts_for("萬"):
+        pytest.skip("no CJK font installed (fonts-arphic-*, fonts-noto-cjk, fonts-wqy-zenhei, ...)")
+    rendered = render_printed(64, per_code=2)
+    assert sorted(code for code, _ in rendered) == sorted(list(TILE_CODES) * 2)
+    assert ARTWORKS["procedural-printed"] == "train" and "procedural-printed" in RENDERERS
+    for code, rgba in rendered:
+        h, w = rgba.shape[:2]
+        assert rgba.dtype == np.uint8 and rgba.shape[2] == 4 and h == 64 and abs(w / h - 0.75) < 0.05, code
+        alpha = rgba[:, :, 3]
+        assert (alpha[[0, -1]] == 0).mean() > 0.9, code  # a transparent ground at the border
+        assert 0.02 < (alpha > 128).mean() < 0.7, code  # some ink, not a filled face
+    again = render_printed(64, per_code=2)
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(rendered, again, strict=True))  # seeds fixed
+    red = rendered[[c for c, _ in rendered].index("5m")][1]
+    lower = red[40:][red[40:, :, 3] > 128].astype(int)
+    assert (lower[:, 0] - lower[:, 2] > 80).mean() > 0.6  # 萬 printed red below the numeral
