@@ -1,4 +1,5 @@
-"""Shared augmentations: image cache, colour jitter, blur/JPEG noise, and synthetic face-down tiles."""
+"""Shared augmentations: image cache, colour jitter, ink and pen changes, blur/JPEG noise, and synthetic
+face-down tiles."""
 
 from __future__ import annotations
 
@@ -107,4 +108,23 @@ def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         if ok:
             img = np.asarray(cv2.imdecode(enc, cv2.IMREAD_UNCHANGED), dtype=np.uint8)
+    return img
+
+
+def ink_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Sets print the same faces in other inks and pen widths: now and then turn the hue of the coloured
+    ink (not the ivory ground), thicken or thin the strokes by a pixel, or drop colour. uint8 RGB crop."""
+    r = rng.random()
+    if r < 0.15:
+        hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV)
+        inked = hsv[:, :, 1] > 60
+        hue = hsv[:, :, 0].astype(np.int16) + int(rng.integers(20, 160))
+        hsv[:, :, 0] = np.where(inked, hue % 180, hsv[:, :, 0]).astype(np.uint8)
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+    elif r < 0.25:
+        kernel = np.ones((2, 2), np.uint8)
+        img = cv2.erode(img, kernel) if rng.random() < 0.6 else cv2.dilate(img, kernel)
+    elif r < 0.3:
+        grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+        img = cv2.cvtColor(grey, cv2.COLOR_GRAY2RGB)
     return img

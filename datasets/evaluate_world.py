@@ -1,5 +1,6 @@
 """The recognizer on synthetic world scenes (datasets/world_scenes.py), by kind of scene: tile precision,
-recall and F1, laid-out hands fully right, flowers and seasons right, and precision on clutter.
+recall and F1, boxes found apart from naming (box precision and recall, and the share of found tiles named
+right), laid-out hands fully right, flowers and seasons right, and precision on clutter.
 
 Run it on scenes of the held-out artworks (never trained on, never used to choose a setting) for the honest
 figure, and on train-artwork scenes for comparison:
@@ -61,6 +62,8 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None, twelve_mp: b
             "tile_recall": summary["tile_recall"],
             "tile_f1": summary["tile_f1"],
             "detection_recall": summary["detection_recall"],
+            "box_precision": round(tally.boxes_matched / max(tally.found, 1), 4),
+            "named_right": round(tally.tiles_right / max(tally.boxes_matched, 1), 4),
             "photos_all_right": summary["photos_all_right"],
             "photos_codes_right": summary["photos_codes_right"],
             "bonus_truth": bonus_truth(members),
@@ -86,6 +89,9 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None, twelve_mp: b
         "tile_precision": round(total.tiles_right / max(total.found, 1), 4),
         "tile_recall": round(total.tiles_right / max(total.truth, 1), 4),
         "tile_f1": round(2 * total.tiles_right / max(total.found + total.truth, 1), 4),
+        "box_precision": round(total.boxes_matched / max(total.found, 1), 4),
+        "detection_recall": round(total.boxes_matched / max(total.truth, 1), 4),
+        "named_right": round(total.tiles_right / max(total.boxes_matched, 1), 4),
         "hands_codes_right": round(
             sum(h["photos_codes_right"] * h["scenes"] for h in hands) / max(n_hands, 1), 4
         ),
@@ -131,18 +137,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluate_world: {exc}", file=sys.stderr)
         return 2
     out = report(args.folder, recognizer, args.limit, args.twelve_mp)
-    print(f"{'kind':<10} {'scenes':>6} {'tileP':>6} {'tileR':>6} {'F1':>6} {'codes right':>11} {'bonus':>9}")
+    print(
+        f"{'kind':<10} {'scenes':>6} {'tileP':>6} {'tileR':>6} {'F1':>6} {'boxP':>6} {'boxR':>6}"
+        f" {'named':>6} {'codes right':>11} {'bonus':>9}"
+    )
     for kind, r in out.items():
         if kind == "all":
             continue
         print(
             f"{kind:<10} {r['scenes']:>6} {r['tile_precision']:>6.3f} {r['tile_recall']:>6.3f}"
-            f" {r['tile_f1']:>6.3f} {r['photos_codes_right']:>11.3f}"
+            f" {r['tile_f1']:>6.3f} {r['box_precision']:>6.3f} {r['detection_recall']:>6.3f}"
+            f" {r['named_right']:>6.3f} {r['photos_codes_right']:>11.3f}"
             f" {r['bonus_right']:>4}/{r['bonus_truth']:<4}"
         )
     a = out["all"]
     print(
         f"all: tile P/R/F1 {a['tile_precision']:.3f}/{a['tile_recall']:.3f}/{a['tile_f1']:.3f}, "
+        f"boxes P/R {a['box_precision']:.3f}/{a['detection_recall']:.3f}, "
+        f"named right {a['named_right']:.3f}, "
         f"laid-out hands codes right {a['hands_codes_right']:.3f}, "
         f"flowers and seasons right {a['bonus_right']:.3f}"
     )

@@ -1,4 +1,6 @@
 """Train the 43-label tile crop classifier from the YOLO train split (+ synthetic backs), report on valid.
+With --not-a-tile it has a 44th output, "not a tile", trained on the hard negatives that
+`datasets.mine_negatives` found in the synthetic scenes and on bare table between their tiles.
 
 Example: .venv/bin/python -m datasets.train_classifier --epochs 18 --out runs/classifier
 """
@@ -8,12 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, paint_back
+from datasets.augment import colour_jitter, degrade, ink_jitter, paint_back
+from datasets.mine_negatives import far_from_tiles, read_negatives
 from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import row_strip
@@ -22,6 +26,8 @@ from datasets.training_run import add_run_args, log, save_last, start_optimisati
 from datasets.yolo import BACK, LABELS
 
 RARE_SUFFIXES = ("f", "y")  # flowers and seasons have ~3x fewer boxes
+NOT_A_TILE = len(LABELS)
+"""Index of the "not a tile" output (after the 43 labels) of a classifier trained with --not-a-tile."""
 
 
 def build_index(samples: list, oversample: int) -> np.ndarray:
@@ -45,6 +51,49 @@ def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: f
     local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
     paint_back(roi, local, rng)
     return random_crop(roi, local, rng, pad)
+
+
+class Negatives:
+    """Where "not a tile" crops come from: mined boxes (datasets.mine_negatives) and bare table in the
+    synthetic scenes that have them (image index -> boxes)."""
+
+    def __init__(self, samples: list) -> None:
+        self.mined: dict[int, np.ndarray] = {}
+        folders: dict[object, dict[str, np.ndarray]] = {}
+        self.scenes: list[int] = []
+        for i, s in enumerate(samples):
+            folder = s.image.parent.parent
+            if folder not in folders:
+                folders[folder] = read_negatives(folder)
+            if folders[folder]:
+                self.scenes.append(i)
+                boxes = folders[folder].get(s.image.stem)
+                if boxes is not None and len(boxes):
+                    self.mined[i] = boxes
+        self.with_mined = sorted(self.mined)
+
+    def crop(
+        self, images: list[np.ndarray], samples: list, rng: np.random.Generator, pad: float
+    ) -> np.ndarray | None:
+        """One training crop of something that is not a tile (None when no scene has negatives)."""
+        if not self.scenes:
+            return None
+        if self.with_mined and rng.random() < 0.7:
+            i = self.with_mined[int(rng.integers(len(self.with_mined)))]
+            boxes = self.mined[i]
+            return random_crop(images[i], boxes[int(rng.integers(len(boxes)))], rng, pad)
+        for _ in range(10):  # bare table: a tile-sized window off every labelled tile
+            i = self.scenes[int(rng.integers(len(self.scenes)))]
+            img, truth = images[i], samples[i].boxes
+            h, w = img.shape[:2]
+            side = float(rng.uniform(0.04, 0.15)) * min(h, w)
+            tall = side * float(rng.uniform(1.2, 1.45))
+            bw, bh = (side, tall) if rng.random() < 0.75 else (tall, side)
+            x0, y0 = rng.uniform(0, max(w - bw, 1)), rng.uniform(0, max(h - bh, 1))
+            box = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
+            if far_from_tiles(box, truth)[0]:
+                return random_crop(img, box[0], rng, pad)
+        return None
 
 
 def sliver_jitter(box: np.ndarray, rng: np.random.Generator, sigma: float = 0.12) -> np.ndarray:
@@ -91,12 +140,20 @@ def make_batch(
     back_frac: float,
     strip_frac: float = 0.0,
     pad: float = PAD,
+    negatives: Negatives | None = None,
+    none_frac: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Augmented crops (N,3,64,48) float and labels, boxes grown by `pad` (-0.04/+0.06); a `strip_frac`
-    share of them cut from row strips."""
+    share of them cut from row strips, a `none_frac` share things that are not tiles (`negatives`)."""
     n_strip = round(strip_frac * len(rows))
     crops, labels = strip_crops(images, samples, rows, n_strip, rng, pad) if n_strip else ([], [])
-    for i, j, lab in rows[: len(rows) - n_strip]:
+    n_none = round(none_frac * len(rows)) if negatives is not None else 0
+    for _ in range(n_none):
+        crop = negatives.crop(images, samples, rng, pad) if negatives is not None else None
+        if crop is not None:
+            crops.append(crop)
+            labels.append(NOT_A_TILE)
+    for i, j, lab in rows[: len(rows) - len(crops)]:  # the rest of the batch: tiles as labelled
         box = samples[i].boxes[j]
         if rng.random() < back_frac:
             crop, lab = back_crop(images[i], box, rng, pad), BACK
@@ -104,7 +161,7 @@ def make_batch(
             crop = random_crop(images[i], box, rng, pad)
         crops.append(crop)
         labels.append(lab)
-    crops = [degrade(c, rng) for c in crops]
+    crops = [degrade(ink_jitter(c, rng), rng) for c in crops]
     batch = colour_jitter(np.stack(crops).astype(np.float32) / 255.0, rng)
     x = torch.from_numpy(batch).permute(0, 3, 1, 2).contiguous()
     return x, torch.tensor(labels, dtype=torch.int64)
@@ -133,12 +190,46 @@ def valid_set(
     return x, torch.tensor(labels)
 
 
+def scene_set(folder: str, pad: float, not_a_tile: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """Contract crops of every box of a synthetic scene folder (world scenes of the train artworks, to
+    choose epochs on besides valid), and with `not_a_tile` its mined negatives labelled NOT_A_TILE."""
+    from datasets.augment import load_images
+    from datasets.yolo import read_folder
+
+    samples = read_folder(Path(folder))
+    negatives = read_negatives(Path(folder)) if not_a_tile else {}
+    crops, labels = [], []
+    for img, s in zip(load_images([s.image for s in samples]), samples, strict=True):
+        for box, lab in zip(s.boxes, s.labels, strict=True):
+            crops.append(crop_tile(img, box, pad))
+            labels.append(int(lab))
+        for box in negatives.get(s.image.stem, np.zeros((0, 4), np.float32)):
+            crops.append(crop_tile(img, box, pad))
+            labels.append(NOT_A_TILE)
+    x = torch.from_numpy(np.stack(crops).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+    return x, torch.tensor(labels)
+
+
+def widen_head(state: dict, outputs: int) -> dict:
+    """A 43-output checkpoint's weights for a classifier with `outputs` outputs: the new rows start at
+    zero weight and a low bias, so the new output starts unlikely and the old ones read as before."""
+    weight, bias = state["head.3.weight"], state["head.3.bias"]
+    extra = outputs - weight.shape[0]
+    if extra <= 0:
+        return state
+    state = dict(state)
+    state["head.3.weight"] = torch.cat([weight, torch.zeros(extra, weight.shape[1])])
+    state["head.3.bias"] = torch.cat([bias, torch.full((extra,), -3.0)])
+    return state
+
+
 @torch.no_grad()
 def evaluate(model: TileClassifier, x: torch.Tensor, y: torch.Tensor) -> tuple[float, np.ndarray, np.ndarray]:
-    """Accuracy, per-class accuracy, and confusion matrix."""
+    """Accuracy, per-class accuracy, and confusion matrix (one row and column per output)."""
     model.eval()
     preds = torch.cat([model(x[k : k + 512]).argmax(1) for k in range(0, len(x), 512)])
-    conf = np.zeros((len(LABELS), len(LABELS)), dtype=np.int64)
+    outputs = int(model(x[:1]).shape[1])
+    conf = np.zeros((outputs, outputs), dtype=np.int64)
     np.add.at(conf, (y.numpy(), preds.numpy()), 1)
     per = conf.diagonal() / np.maximum(conf.sum(1), 1)
     return float((preds == y).float().mean()), per, conf
@@ -162,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--pad", type=float, default=PAD, help="crop pad trained on (-0.04/+0.06) and checked on valid"
     )
+    ap.add_argument("--not-a-tile", action="store_true", help='a 44th output, "not a tile" (mined negatives)')
+    ap.add_argument("--none-frac", type=float, default=0.06, help="share of crops that are not tiles")
+    ap.add_argument(
+        "--choose-also",
+        help="scene folder (train artworks) whose crops choose the best epoch with valid: mean accuracy",
+    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -171,11 +268,27 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234), args.pad)
     del valid_imgs
+    tx, ty = scene_set(args.choose_also, args.pad, args.not_a_tile) if args.choose_also else (None, None)
     rows = build_index(train, args.oversample)
     steps_per_epoch = len(rows) // args.batch
-    log(logf, f"{len(rows)} crops/epoch, {steps_per_epoch} steps; valid {len(vy)} crops")
-
-    model = TileClassifier(len(LABELS), args.width)
+    negatives = Negatives(train) if args.not_a_tile else None
+    log(
+        logf,
+        f"{len(rows)} crops/epoch, {steps_per_epoch} steps; valid {len(vy)} crops"
+        + (f"; choose also on {len(ty)} crops of {args.choose_also}" if ty is not None else "")
+        + (
+            f"; not-a-tile from {len(negatives.scenes)} scenes, {len(negatives.with_mined)} with mined boxes"
+            if negatives is not None
+            else ""
+        ),
+    )
+    outputs = len(LABELS) + int(args.not_a_tile)
+    if args.init and args.not_a_tile:  # a 43-output checkpoint grows its "not a tile" output here
+        checkpoint = torch.load(args.init, weights_only=False)
+        widened = Path(out) / "init_widened.pt"
+        torch.save({**checkpoint, "model": widen_head(checkpoint["model"], outputs)}, widened)
+        args.init = str(widened)
+    model = TileClassifier(outputs, args.width)
     optimisation = start_optimisation(model, args, run, args.epochs * steps_per_epoch, pct_start=0.15)
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
 
@@ -195,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.back_frac,
                 args.strip_frac,
                 args.pad,
+                negatives,
+                args.none_frac,
             )
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)
@@ -204,14 +319,21 @@ def main(argv: list[str] | None = None) -> int:
             tot, n = tot + loss.item(), n + 1
             if step % 50 == 0:
                 log(logf, f"epoch {epoch} step {step}/{steps_per_epoch} loss {tot / n:.4f}")
-        acc, per, conf = evaluate(model, vx, vy)
+        names = [*LABELS, "none"][:outputs]
+        valid_acc, per, conf = evaluate(model, vx, vy)
         weak = sorted(range(len(LABELS)), key=lambda k: per[k])[:6]
+        acc, tune_note = valid_acc, ""
+        if tx is not None and ty is not None:
+            tune_acc, tune_per, _ = evaluate(model, tx, ty)
+            acc = (valid_acc + tune_acc) / 2
+            none_note = f", not-a-tile {tune_per[NOT_A_TILE]:.3f}" if args.not_a_tile else ""
+            tune_note = f" scenes acc {tune_acc:.4f}{none_note}, mean {acc:.4f}"
         log(
             logf,
-            f"epoch {epoch} done in {time.time() - t0:.0f}s loss {tot / n:.4f} valid acc {acc:.4f} "
-            f"weak {', '.join(f'{LABELS[k]}={per[k]:.2f}' for k in weak)}",
+            f"epoch {epoch} done in {time.time() - t0:.0f}s loss {tot / n:.4f} valid acc {valid_acc:.4f}"
+            f"{tune_note} weak {', '.join(f'{LABELS[k]}={per[k]:.2f}' for k in weak)}",
         )
-        log(logf, "per-class " + " ".join(f"{LABELS[k]}={per[k]:.3f}" for k in range(len(LABELS))))
+        log(logf, "per-class " + " ".join(f"{names[k]}={per[k]:.3f}" for k in range(len(LABELS))))
         if acc > best:
             best = acc
             torch.save(
@@ -222,12 +344,15 @@ def main(argv: list[str] | None = None) -> int:
                     {
                         "epoch": epoch,
                         "valid_acc": acc,
-                        "per_class": dict(zip(LABELS, per.round(4).tolist(), strict=True)),
+                        "per_class": dict(zip(names, per.round(4).tolist(), strict=True)),
                         "confusion": conf.tolist(),
                     }
                 )
             )
             log(logf, f"new best {acc:.4f} at epoch {epoch}")
+        # every epoch kept, to be compared through the whole recognizer (datasets.evaluate_world, evaluate)
+        snapshot = {"model": model.state_dict(), "epoch": epoch, "args": vars(args)}
+        torch.save(snapshot, out / f"epoch{epoch}.pt")
         save_last(run, model, optimisation, epoch, best, args)
     log(logf, f"finished; best valid acc {best:.4f}")
     return 0

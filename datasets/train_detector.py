@@ -353,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
                 log(logf, f"new best F1 {best:.4f} at epoch {epoch} (threshold {th_best})")
+        # every epoch kept: the valid split alone does not choose (world scenes and valid together do)
+        snapshot = {"model": model.state_dict(), "epoch": epoch, "args": vars(args)}
+        torch.save(snapshot, out / f"epoch{epoch}.pt")
         save_last(run, model, optimisation, epoch, best, args)
     log(logf, f"finished; best valid F1 {best:.4f}")
     return 0

@@ -38,6 +38,9 @@ KIND_WEIGHTS = (0.25, 0.15, 0.12, 0.13, 0.1, 0.1, 0.15)
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
 FULL_SET = 30
 """An artwork with at least this many codes can be a scene's set; smaller ones (drawn flowers) lend faces."""
+ARTWORK_WEIGHTS = {"procedural-printed": 3.0}
+"""How much more often than the others an artwork is a scene's set: the printed faces vary font, ink and
+layout from face to face, so they stand for many sets."""
 DISTANCE_ZOOM = 2
 """`distance` scenes are drawn this many times larger than SIZES (their small tiles keep real pixels)."""
 Bank = dict[str, dict[str, list[np.ndarray]]]
@@ -142,14 +145,31 @@ class Scene:
         return box
 
     def negatives(self, count: int, size: float) -> None:
-        """Hard negatives at about tile size, anywhere."""
-        drawn = np.clip(self.canvas, 0, 255).astype(np.uint8)  # OpenCV draws text on 8-bit images only
+        """Hard negatives at about tile size, anywhere; a tile they hide for the most part loses its box
+        (it is no longer seen, and the box would teach a key or a pane as a tile)."""
+        before = np.clip(self.canvas, 0, 255).astype(np.uint8)
+        drawn = before.copy()  # OpenCV draws text on 8-bit images only
         for _ in range(count):
             draw = NEGATIVES[int(self.rng.integers(len(NEGATIVES)))]
             x = int(self.rng.uniform(-0.1, 0.8) * self.w)
             y = int(self.rng.uniform(-0.1, 0.8) * self.h)
             draw(drawn, x, y, max(int(size * self.rng.uniform(0.6, 1.4)), 6), self.rng)
         self.canvas = drawn.astype(np.float32)
+        changed = np.abs(drawn.astype(np.int16) - before.astype(np.int16)).sum(axis=2) > HIDDEN_DIFF
+        self.boxes = [b for b in self.boxes if hidden_share(changed, b) < HIDDEN_SHARE]
+
+
+HIDDEN_DIFF = 24
+"""Summed RGB change above which a pixel counts as painted over by a hard negative."""
+HIDDEN_SHARE = 0.3
+"""A tile box painted over on more than this share of its area is dropped."""
+
+
+def hidden_share(changed: np.ndarray, box: Box) -> float:
+    """The share of a box's pixels that `changed` marks as painted over."""
+    x0, y0, x1, y1 = (round(v) for v in box[1:])
+    patch = changed[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
+    return float(patch.mean()) if patch.size else 0.0
 
 
 def lay_hand_row(s: Scene, tile_w: float, x0: float, y_row: float, elevation: float) -> None:
@@ -257,14 +277,23 @@ def lay_scatter(s: Scene, tile_w: float, elevation: float) -> None:
 
 def lay_standing(s: Scene, tile_w: float, elevation: float) -> None:
     """Tiles standing upright on the table seen from a low angle, the far ones smaller, a backdrop above the
-    table's far edge; alone or in short rows, drawn far to near so the near ones hide what they cover."""
+    table's far edge; alone, in short rows, or lined up apart across the frame at one depth; drawn far to
+    near so the near ones hide what they cover."""
     rng = s.rng
     horizon = int(rng.uniform(0.15, 0.5) * s.h)
     drawn = np.clip(s.canvas, 0, 255).astype(np.uint8)
     backdrop(drawn, horizon, rng)
     s.canvas = drawn.astype(np.float32)
     spots = []
-    for _ in range(int(rng.integers(4, 16))):
+    if rng.random() < 0.45:  # lined up across the frame at one depth, apart or in short runs
+        for _ in range(int(rng.integers(1, 3))):
+            depth = rng.uniform(0.2, 1.0)
+            x, width = rng.uniform(-0.05, 0.2) * s.w, tile_w * (0.55 + 0.9 * depth)
+            while x < s.w * 0.95:
+                run = int(rng.integers(1, 4)) if rng.random() < 0.5 else 1
+                spots.append((depth + rng.normal(0, 0.01), x, run))
+                x += width * (run * 1.03 + rng.uniform(0.08, 1.6))
+    for _ in range(int(rng.integers(0 if spots else 4, 16))):
         depth = rng.uniform(0.0, 1.0)  # 0 far (at the horizon), 1 near (bottom of the photo)
         spots.append(
             (depth, rng.uniform(0.0, 0.92) * s.w, int(rng.integers(1, 4)) if rng.random() < 0.4 else 1)
@@ -351,7 +380,8 @@ def render_scene(
 ) -> tuple[np.ndarray, list[Box], str]:
     """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows."""
     artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
-    artwork = artworks[int(rng.integers(len(artworks)))]  # a scene shows one set ...
+    weights = np.array([ARTWORK_WEIGHTS.get(a, 1.0) for a in artworks])
+    artwork = artworks[int(rng.choice(len(artworks), p=weights / weights.sum()))]  # a scene shows one set
     if kind == "distance":  # a photo from across the table keeps its pixels: drawn at twice the size
         size = (size[0] * DISTANCE_ZOOM, size[1] * DISTANCE_ZOOM)
     s = Scene(size, rng, bank[artwork], bank)

@@ -86,3 +86,23 @@ def test_faces_and_sets_that_would_look_face_down_are_left_out() -> None:
     assert scene.tile("back", 40, 50, 50, "down", 1.2) is None and not scene.boxes
     scene.style = replace(scene.style, back=np.array([30, 115, 60], np.float32))
     assert scene.tile("back", 40, 50, 50, "down", 1.2) is not None and scene.boxes[0][0] == BACK
+
+
+def test_a_tile_painted_over_by_a_hard_negative_loses_its_box() -> None:
+    scene = world_scenes.Scene((640, 480), np.random.default_rng(4), drawn_bank()["bars"], drawn_bank())
+    for k in range(8):
+        scene.tile(LABELS[k], 50, 20 + 60 * k, 100, "lying", 1.3)
+    assert len(scene.boxes) == 8
+    kept_before = list(scene.boxes)
+
+    def slab(canvas: np.ndarray, x: int, y: int, size: int, rng: np.random.Generator) -> None:
+        canvas[90:200, 0:260] = (5, 5, 5)  # a dark slab over the first four tiles
+
+    real = world_scenes.NEGATIVES
+    world_scenes.NEGATIVES = (slab,)
+    try:
+        scene.negatives(1, 50)
+    finally:
+        world_scenes.NEGATIVES = real
+    assert scene.boxes == [b for b in kept_before if b[1] >= 260]
+    assert len(scene.boxes) == 4

@@ -1,0 +1,111 @@
+"""The classifier alone on the truth boxes of a world-scene folder, by artwork, kind of tile and size: how
+well tiles are named once found, apart from finding them. Fast (no detector), so classifier candidates can be
+compared in a minute; crops are cut exactly as the runtime cuts them (`Recognizer.classifier`).
+
+    .venv/bin/python -m datasets.evaluate_crops runs/world_heldout [--models DIR] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.yolo import LABELS, read_folder
+from recognizer.errors import ModelError
+from recognizer.pipeline import Recognizer
+
+FAMILIES = {"m": "characters", "p": "circles", "s": "bamboo", "z": "honours", "f": "bonus", "y": "bonus"}
+"""Tile code suffix -> the family reported on its own ("back" is its own family)."""
+
+
+def family(label: str) -> str:
+    """The reported family of a label: characters, circles, bamboo, honours, bonus or back."""
+    return FAMILIES.get(label[-1], "back") if label != "back" else "back"
+
+
+SIZE_BANDS = (16, 24, 40)
+"""Short-side pixel bounds of the reported tile sizes: tiny, small, medium, large."""
+
+
+def size_band(side: float) -> str:
+    """The size band of a tile by the short side of its box, in photo pixels."""
+    for bound, name in zip(SIZE_BANDS, ("a <16 px", "b 16-24 px", "c 24-40 px"), strict=True):
+        if side < bound:
+            return name
+    return "d >=40 px"
+
+
+def report(folder: Path, recognizer: Recognizer, limit: int | None) -> dict[str, Any]:
+    """Accuracy of the classifier on every truth box, overall, by artwork and by family."""
+    kinds: dict[str, dict[str, str]] = json.loads((folder / "kinds.json").read_text())
+    right: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    confusions: Counter[tuple[str, str]] = Counter()
+    s = recognizer.settings
+    for k, sample in enumerate(read_folder(folder)[:limit]):
+        if not len(sample.boxes):
+            continue
+        bgr = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+        if bgr is None:
+            continue
+        rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+        probs = recognizer.classifier.probabilities(rgb, sample.boxes, s.turns, s.combine, s.square_band)
+        artwork = kinds.get(sample.image.stem, {}).get("artwork", "unknown")
+        sides = np.minimum(sample.boxes[:, 2] - sample.boxes[:, 0], sample.boxes[:, 3] - sample.boxes[:, 1])
+        for truth, guess, side in zip(sample.labels, probs.argmax(1), sides, strict=True):
+            t, g = LABELS[int(truth)], LABELS[int(guess)]
+            for key in ("all", f"artwork {artwork}", f"family {family(t)}", f"size {size_band(side)}"):
+                seen[key] += 1
+                right[key] += int(t == g)
+            if t != g:
+                confusions[(t, g)] += 1
+        if (k + 1) % 100 == 0:
+            print(f"  {k + 1} scenes", file=sys.stderr)
+    out: dict[str, Any] = {
+        key: {"crops": seen[key], "right": round(right[key] / seen[key], 4)} for key in sorted(seen)
+    }
+    out["confusions"] = [f"{t}->{g} x{n}" for (t, g), n in confusions.most_common(15)]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path, help="a datasets.world_scenes folder (with kinds.json)")
+    ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--limit", type=int, default=None, help="only the first N scenes")
+    ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    args = ap.parse_args(argv)
+    if not (args.folder / "kinds.json").is_file():
+        print(
+            f"evaluate_crops: {args.folder} has no kinds.json (make it with datasets.world_scenes)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        recognizer = Recognizer(args.models, args.threads)
+    except ModelError as exc:
+        print(f"evaluate_crops: {exc}", file=sys.stderr)
+        return 2
+    out = report(args.folder, recognizer, args.limit)
+    for key, value in out.items():
+        if key != "confusions":
+            print(f"{key:<36} {value['crops']:>6} crops  right {value['right']:.3f}")
+    print("commonest confusions (truth->read): " + ", ".join(out["confusions"]))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps({"folder": str(args.folder), "models": str(args.models), **out}, indent=1)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
