@@ -18,7 +18,7 @@ def test_a_box_on_a_tile_or_on_part_of_one_is_not_a_negative() -> None:
         [
             [101, 99, 141, 151],  # the first tile itself
             [120, 100, 160, 150],  # across two tiles
-            [170, 120, 210, 170],  # a quarter of it on the second tile
+            [160, 110, 200, 160],  # 40 % of it on the second tile
         ],
         np.float32,
     )
