@@ -21,6 +21,8 @@ from datasets.tile_crops import PAD, crop_tile
 from datasets.train_detector import decode_peaks, iou_matrix, letterbox
 from datasets.yolo import LABELS, PROJECT_ROOT, placeholder_labelled, read_split, require_data_dir
 
+NOT_A_TILE_MIN = 0.5  # the runtime's default Settings.not_a_tile_min
+
 
 def match(pred: np.ndarray, gt: np.ndarray, iou: float = 0.5) -> np.ndarray:
     """Greedy by score; returns for each prediction the matched gt index or -1."""
@@ -81,19 +83,22 @@ def main(argv: list[str] | None = None) -> int:
             for k in range(0, len(gt_crops), 256)
         ]
     )
-    pred = logits.argmax(1)
+    rejects = meta.get("not_a_tile") is True  # the last logit is "not a tile": tile codes from the others
+    pred = logits[:, : len(LABELS)].argmax(1)
     clean = np.concatenate([np.full(len(s.labels), not placeholder_labelled(s)) for s in valid])
     per = {LABELS[c]: float((pred[clean & (gt_labels == c)] == c).mean()) for c in np.unique(gt_labels)}
     results: dict = {
         "classifier_acc": float((pred == gt_labels).mean()),
         "classifier_acc_clean": float((pred == gt_labels)[clean].mean()),
+        "classifier_rejected": float((not_a_tile(logits, rejects) >= NOT_A_TILE_MIN).mean()),
         "placeholder_photos": [s.image.name for s in valid if placeholder_labelled(s)],
         "classifier_per_class_clean": per,
     }
     results["detector_ms_per_image"] = det_time * 1000
     for th in args.threshold:
         for subset in ("all", "clean"):
-            results[f"th{th}_{subset}"] = end_to_end(images, valid, maps, cls, th, subset == "clean", pad)
+            clean_only = subset == "clean"
+            results[f"th{th}_{subset}"] = end_to_end(images, valid, maps, cls, th, clean_only, pad, rejects)
     shown = {
         k: v for k, v in results.items() if k not in ("classifier_per_class_clean", "placeholder_photos")
     }
@@ -105,11 +110,27 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def not_a_tile(logits: np.ndarray, rejects: bool) -> np.ndarray:
+    """Softmax probability of the last, "not a tile" logit per crop; zeros for a model without one."""
+    if not rejects:
+        return np.zeros(len(logits))
+    z = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e[:, -1] / e.sum(axis=1)
+
+
 def end_to_end(
-    images: list, valid: list, maps: list, cls: Any, th: float, clean: bool, pad: float = PAD
+    images: list,
+    valid: list,
+    maps: list,
+    cls: Any,
+    th: float,
+    clean: bool,
+    pad: float = PAD,
+    rejects: bool = False,
 ) -> dict[str, float]:
     """Box and tile (code right) precision/recall at IoU >= 0.5 and the share of photos fully right
-    (crops grown by `pad`)."""
+    (crops grown by `pad`; with `rejects`, boxes read as "not a tile" at NOT_A_TILE_MIN are dropped)."""
     tp_box = tp_code = npred = ngt = full = photos = 0
     for img, s, (heat, wh, off, scale) in zip(images, valid, maps, strict=True):
         if clean and placeholder_labelled(s):
@@ -119,7 +140,9 @@ def end_to_end(
         codes = np.zeros(len(dets), dtype=np.int64)
         if len(dets):
             crops = np.stack([crop_tile(img, b, pad) for b in dets[:, :4]]).astype(np.float32) / 255
-            codes = cls.run(["logits"], {"crops": crops.transpose(0, 3, 1, 2)})[0].argmax(1)
+            logits = cls.run(["logits"], {"crops": crops.transpose(0, 3, 1, 2)})[0]
+            tile = not_a_tile(logits, rejects) < NOT_A_TILE_MIN
+            dets, codes = dets[tile], logits[tile, : len(LABELS)].argmax(1)
         m = match(dets, s.boxes)
         ok_box = m >= 0
         ok_code = ok_box & (codes == s.labels[np.maximum(m, 0)])

@@ -41,12 +41,12 @@ from datasets.yolo import (
     read_split,
 )
 from recognizer.annotate import UNCERTAIN_BELOW
-from recognizer.classifier import Combine, TurnMode, combine_views, view_plan
+from recognizer.classifier import Combine, TurnMode, combine_views, split_not_a_tile, view_plan
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes, boxes_in_image, decode, nms, pairwise_overlap
 from recognizer.errors import ModelError
 from recognizer.imageio import LoadedImage, load_image
-from recognizer.pipeline import Recognizer, Settings, decide
+from recognizer.pipeline import Recognizer, Settings, decide, not_tiles
 
 IOU = 0.5
 SMALL_HAND = 18
@@ -295,10 +295,11 @@ class Raw:
     upright turned over, sideways, sideways turned over), for fast setting sweeps."""
 
     boxes: TileBoxes
-    views: np.ndarray  # (n, 4, classes), view index = 2 * sideways + flip
+    views: np.ndarray  # (n, 4, columns), view index = 2 * sideways + flip
     scale: float
     truth: np.ndarray
     labels: np.ndarray
+    rejects: bool = False  # the last column of `views` is "not a tile" (labels.json's not_a_tile)
 
 
 def collect_raw(
@@ -326,7 +327,7 @@ def collect_raw(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
         )  # no NMS yet
         probs = recognizer.classifier.all_view_probabilities(image.rgb, boxes.xyxy)
-        raws.append(Raw(boxes, probs, image.scale, truth, sample.labels))
+        raws.append(Raw(boxes, probs, image.scale, truth, sample.labels, recognizer.classifier.rejects))
     return raws
 
 
@@ -387,7 +388,11 @@ def _decide_raw(raw: Raw, settings: Settings) -> Detections:
             rows.append(views[i, 2 * sideways + flip])
             owner.append(i)
     probs = combine_views(np.stack(rows), np.asarray(owner), len(boxes), settings.combine)
-    return decide(boxes, probs, raw.scale, settings)
+    probs, not_tile = split_not_a_tile(probs, raw.rejects)  # as Recognizer.recognize drops them
+    tiles = np.nonzero(~not_tiles(boxes, not_tile, settings, raw.rejects))[0]
+    if len(tiles) == 0:
+        return Detections.empty()
+    return decide(boxes.select(tiles), probs[tiles], raw.scale, settings)
 
 
 def print_report(name: str, tally: Tally, top: int = 12) -> None:

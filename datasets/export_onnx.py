@@ -62,16 +62,36 @@ def load_state(path: Path) -> tuple[dict, dict]:
     return ck["model"], ck.get("args", {})
 
 
+def output_count(state: dict) -> int:
+    """Logits of a classifier checkpoint: rows of its last 2-D weight (the final Linear; conv weights are
+    4-D, batch-norm ones 1-D), so a checkpoint trained with not-a-tile (one more) needs no flag."""
+    weights = [value for value in state.values() if getattr(value, "ndim", 0) == 2]
+    if not weights:
+        raise ValueError("classifier checkpoint has no final linear layer")
+    return int(weights[-1].shape[0])
+
+
 def load_classifier(paths: list[str]) -> torch.nn.Module:
-    """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode."""
+    """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode; each with
+    len(LABELS) outputs, or one more ("not a tile", labels.json's not_a_tile) as its checkpoint has."""
     members = []
     for path in paths:
         state, train_args = load_state(Path(path))
-        member = TileClassifier(len(LABELS), train_args.get("width", 32))
+        outputs = output_count(state)
+        if outputs not in (len(LABELS), len(LABELS) + 1):
+            raise ValueError(f"{path}: {outputs} outputs, expected {len(LABELS)} or {len(LABELS) + 1}")
+        member = TileClassifier(outputs, train_args.get("width", 32))
         member.load_state_dict(state)
         members.append(member)
+    if len({classifier_outputs(m) for m in members}) > 1:
+        raise ValueError("the ensemble's classifiers differ in outputs (some have not-a-tile, some not)")
     model = members[0] if len(members) == 1 else ClassifierEnsemble(members)
     return model.eval()
+
+
+def classifier_outputs(model: torch.nn.Module) -> int:
+    """out_features of the model's final Linear (of an ensemble: of its last member)."""
+    return [m for m in model.modules() if isinstance(m, torch.nn.Linear)][-1].out_features
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +127,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: checkpoint not found: {p}", file=sys.stderr)
             return 2
     torch.manual_seed(0)
+    try:  # before anything is written, so a bad checkpoint leaves the models folder as it was
+        cls = load_classifier(args.classifier)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
     det_state, det_args = load_state(Path(args.detector))
     size = int(det_args.get("size", 384))
@@ -120,7 +145,6 @@ def main(argv: list[str] | None = None) -> int:
     d_err = _check(det_path, det, torch.rand(3, 3, size, size), ["heatmap", "size", "offset"])
     d_err = max(d_err, _check(det_path, det, torch.rand(1, 3, 96, 640), ["heatmap", "size", "offset"]))
 
-    cls = load_classifier(args.classifier)
     cls_path = out / "classifier.onnx"
     _export(cls, torch.rand(2, 3, CROP_H, CROP_W), cls_path, "crops", ["logits"])
     c_err = _check(cls_path, cls, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])
@@ -131,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         "crop_size": [CROP_H, CROP_W],
         "pad": args.pad,
     }
+    if classifier_outputs(cls) == len(LABELS) + 1:
+        labels["not_a_tile"] = True  # the last logit is "not a tile" (recognizer/models.py)
     if args.threshold is not None:
         if not 0 < args.threshold < 1:
             print("error: --threshold must lie between 0 and 1", file=sys.stderr)

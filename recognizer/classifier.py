@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from recognizer.errors import ModelError
 from recognizer.session import check_io, fixed_batch
 
 INPUTS = ("crops",)
@@ -104,6 +105,32 @@ def cut_crops(rgb: np.ndarray, box: np.ndarray, pad: float, size: tuple[int, int
     return crops
 
 
+def output_columns(session: ort.InferenceSession, classes: int, rejects: bool) -> int:
+    """The logits per crop: `classes`, plus one when `rejects` (labels.json's not_a_tile), checked against
+    the model's output shape when that is static, so a labels.json that does not fit fails at load."""
+    expected = classes + int(rejects)
+    shape = next(o.shape for o in session.get_outputs() if o.name == OUTPUTS[0])
+    width = shape[-1] if shape else None
+    if isinstance(width, int) and width > 0 and width != expected:
+        raise ModelError(
+            f"classifier.onnx gives {width} logits per crop, labels.json asks for {expected} "
+            f"({classes} labels, not_a_tile {str(rejects).lower()})"
+        )
+    return expected
+
+
+def split_not_a_tile(probs: np.ndarray, rejects: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(..., labels) tile probabilities renormalised to sum 1 and (...) probabilities of "not a tile" (the
+    last column when `rejects`; zeros otherwise, the probabilities then returned as they are)."""
+    if not rejects:
+        return probs, np.zeros(probs.shape[:-1], np.float32)
+    tiles, not_tile = probs[..., :-1].astype(np.float64), probs[..., -1]
+    total = tiles.sum(axis=-1, keepdims=True)
+    uniform = np.full_like(tiles, 1.0 / tiles.shape[-1])  # no tile mass left at all: no label preferred
+    tiles = np.divide(tiles, total, out=uniform, where=total > 0)
+    return tiles.astype(np.float32), np.ascontiguousarray(not_tile, dtype=np.float32)
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax in float64, returned as float32."""
     z = logits.astype(np.float64)
@@ -113,16 +140,24 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class TileClassifier:
-    """Runs `classifier.onnx` on every tile of a photo in one batch; returns class probabilities."""
+    """Runs `classifier.onnx` on every tile of a photo in one batch; returns class probabilities over all
+    its output columns: the `classes` labels, then "not a tile" when `rejects` (labels.json's not_a_tile)."""
 
     def __init__(
-        self, session: ort.InferenceSession, size: tuple[int, int], pad: float, classes: int
+        self,
+        session: ort.InferenceSession,
+        size: tuple[int, int],
+        pad: float,
+        classes: int,
+        rejects: bool = False,
     ) -> None:
         check_io(session, "classifier.onnx", INPUTS, OUTPUTS)
         self.session = session
         self.size = size
         self.pad = pad
         self.classes = classes
+        self.rejects = rejects
+        self.columns = output_columns(session, classes, rejects)
         self.fixed_batch = fixed_batch(session)
 
     def views(
@@ -148,7 +183,7 @@ class TileClassifier:
     def logits(self, batch: np.ndarray) -> np.ndarray:
         """Run the model on a crop batch (in chunks if the model has a fixed batch size)."""
         if len(batch) == 0:
-            return np.zeros((0, self.classes), np.float32)
+            return np.zeros((0, self.columns), np.float32)
         if self.fixed_batch is None:
             return np.asarray(self.session.run(list(OUTPUTS), {INPUTS[0]: batch})[0], dtype=np.float32)
         parts = []
@@ -168,24 +203,24 @@ class TileClassifier:
         combine: Combine = "mean",
         square_band: float = 1.0,
     ) -> np.ndarray:
-        """(n, classes) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined."""
+        """(n, columns) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined."""
         batch, owner = self.views(rgb, xyxy, turns, square_band)
-        probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.classes), np.float32)
+        probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.columns), np.float32)
         return combine_views(probs, owner, len(xyxy), combine)
 
     def row_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray, voters: int | None = None) -> np.ndarray:
-        """(n, classes) probabilities for the tiles of a stretched photo (one row of tiles stretched to a
+        """(n, columns) probabilities for the tiles of a stretched photo (one row of tiles stretched to a
         square). Their boxes are slivers or bars whatever way the tiles lie, so the box shape cannot say
         which tiles are sideways; the tiles of one row lie alike, so all are read the one way the
         classifier is surer of over the first `voters` boxes (`one_way_for_all`; default all)."""
         return one_way_for_all(self.all_view_probabilities(rgb, xyxy), voters)
 
     def all_view_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        """(n, 4, classes) probabilities of every box read in each of ALL_VIEWS."""
+        """(n, 4, columns) probabilities of every box read in each of ALL_VIEWS."""
         if not len(xyxy):
-            return np.zeros((0, len(ALL_VIEWS), self.classes), np.float32)
+            return np.zeros((0, len(ALL_VIEWS), self.columns), np.float32)
         batch, _ = self.batch(rgb, xyxy, [ALL_VIEWS] * len(xyxy))
-        return softmax(self.logits(batch)).reshape(len(xyxy), len(ALL_VIEWS), self.classes)
+        return softmax(self.logits(batch)).reshape(len(xyxy), len(ALL_VIEWS), self.columns)
 
 
 ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, True)]

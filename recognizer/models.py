@@ -68,6 +68,8 @@ class ModelConfig:
         None  # optional "detector_threshold": the peak threshold tuned on valid
     )
     detector_input: str | None = None  # optional "detector_input": "square" (stretched) or "letterbox"
+    not_a_tile: bool = False  # optional "not_a_tile": the classifier's logits have one more, last column
+    # meaning "no tile at all" (a keyboard key, a window pane), after the columns of `labels`
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
@@ -91,6 +93,9 @@ class ModelConfig:
             raise ModelError(
                 f"{LABELS_FILE}: detector_input must be 'square' or 'letterbox', got {quote(detector_input)}"
             )
+        not_a_tile = data.get("not_a_tile", False)
+        if not isinstance(not_a_tile, bool):
+            raise ModelError(f"{LABELS_FILE}: not_a_tile must be true or false, got {quote(not_a_tile)}")
         return cls(
             labels=tuple(labels),
             detector_size=size,
@@ -98,6 +103,7 @@ class ModelConfig:
             pad=pad,
             detector_threshold=threshold,
             detector_input=detector_input,
+            not_a_tile=not_a_tile,
         )
 
 

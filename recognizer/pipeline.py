@@ -9,7 +9,7 @@ from typing import Literal
 
 import numpy as np
 
-from recognizer.classifier import Combine, TileClassifier, TurnMode
+from recognizer.classifier import Combine, TileClassifier, TurnMode, split_not_a_tile
 from recognizer.constraints import apply_tile_limits
 from recognizer.detections import TOP_K, Detections
 from recognizer.detector import TileBoxes, TileDetector
@@ -76,6 +76,10 @@ class Settings:
     # whichever the classifier is surer of (their box shapes cannot tell), each from its own share of the
     # row; a tile found twice in the row counts once (recognizer/stretched_row.py). Row strips of valid
     # fully right 4 -> 20 of 34 with the new squeeze factors and the gaps below (RESULTS.md)
+    not_a_tile_min: float = 0.5  # a box the classifier reads as no tile at all this surely is dropped
+    # (keyboard keys, window panes, dominoes the detector boxed), unless the detector locks it face-down
+    # (back_lock: a wall of backs is tiles). Only with a classifier that has the extra output (labels.json
+    # "not_a_tile"); the value is to be chosen on the valid split and the world tune scenes, not yet measured
     gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (stretched_row.row_gaps) holds
     # one when the classifier reads a face-up tile there this surely
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
@@ -115,6 +119,7 @@ class Recognizer:
             self.config.crop_size,
             pad,
             len(LABELS),
+            rejects=self.config.not_a_tile,
         )
 
     def detect(self, image: LoadedImage) -> TileBoxes:
@@ -169,14 +174,25 @@ class Recognizer:
         return boxes
 
     def classify(self, image: LoadedImage, boxes: TileBoxes, found: int | None = None) -> np.ndarray:
-        """(n, 43) label probabilities for `boxes`, test-time turns combined. A squeezed pass's row is read
-        one way, chosen by its first `found` boxes (those the detector found; default all)."""
+        """(n, 43) label probabilities for `boxes`, test-time turns combined; a classifier's "not a tile"
+        output, if it has one, is left out and the rest renormalised (`classify_with_rejection`)."""
+        return self.classify_with_rejection(image, boxes, found)[0]
+
+    def classify_with_rejection(
+        self, image: LoadedImage, boxes: TileBoxes, found: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(n, 43) label probabilities for `boxes` (summing to 1) and (n,) probabilities that a box holds
+        no tile at all (zeros without labels.json's not_a_tile), test-time turns combined. A squeezed
+        pass's row is read one way, chosen by its first `found` boxes (those the detector found; default
+        all)."""
         s = self.settings
         if boxes.squeeze is not None and s.one_way_rows:
             found = len(boxes) if found is None else found
             shares = np.concatenate([row_shares(boxes.xyxy[:found], boxes.squeeze[0]), boxes.xyxy[found:]])
-            return self.classifier.row_probabilities(image.rgb, shares, found)
-        return self.classifier.probabilities(image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band)
+            probs = self.classifier.row_probabilities(image.rgb, shares, found)
+        else:
+            probs = self.classifier.probabilities(image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band)
+        return split_not_a_tile(probs, self.classifier.rejects)
 
     def recognize(self, image: LoadedImage) -> Detections:
         """Tiles in the photo: codes under the game's limits, boxes in original pixels, reading order."""
@@ -186,15 +202,34 @@ class Recognizer:
         found = len(boxes)
         if boxes.squeeze is not None and self.settings.one_way_rows:
             boxes = with_row_gaps(boxes, boxes.squeeze[0])
-        probs = self.classify(image, boxes, found)
+        probs, not_tile = self.classify_with_rejection(image, boxes, found)
+        keep = ~not_tiles(boxes, not_tile, self.settings, self.classifier.rejects)
         if len(boxes) > found:  # the places in a stretched row the detector missed: kept when a tile is read
             gap = np.arange(len(boxes)) >= found
             sure_tile = (probs.max(axis=1) >= self.settings.gap_min_prob) & (
                 probs.argmax(axis=1) != BACK_INDEX
             )
-            keep = np.nonzero(~gap | sure_tile)[0]
-            boxes, probs = boxes.select(keep), probs[keep]
+            keep &= ~gap | sure_tile
+        if not keep.all():
+            boxes, probs = boxes.select(np.nonzero(keep)[0]), probs[keep]
+        if len(boxes) == 0:
+            return Detections.empty()
         return decide(boxes, probs, image.scale, self.settings)
+
+
+def locked_backs(boxes: TileBoxes, settings: Settings) -> np.ndarray:
+    """Boxes the detector's face-down channel scores at least `back_lock`: backs whatever the classifier
+    says (when `back_from_detector`)."""
+    return boxes.back & (boxes.score >= settings.back_lock) & settings.back_from_detector
+
+
+def not_tiles(boxes: TileBoxes, not_tile: np.ndarray, settings: Settings, rejects: bool = True) -> np.ndarray:
+    """Boxes to drop as no tile at all: "not a tile" read at least `not_a_tile_min`, unless the detector
+    locks them as backs (a wall of face-down tiles is tiles, however plain). None without `rejects` (a
+    classifier with no such output), whatever the setting."""
+    if not rejects:
+        return np.zeros(len(boxes), bool)
+    return (not_tile >= settings.not_a_tile_min) & ~locked_backs(boxes, settings)
 
 
 def with_row_gaps(boxes: TileBoxes, stretched: Literal["x", "y"]) -> TileBoxes:
@@ -222,7 +257,7 @@ def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings
         if drop.any():
             keep = np.nonzero(~drop)[0]
             boxes, probs, choice = boxes.select(keep), probs[keep], choice[keep]
-    locked = boxes.back & (boxes.score >= settings.back_lock) & settings.back_from_detector
+    locked = locked_backs(boxes, settings)
     choice[locked] = BACK_INDEX
     if settings.tile_limits:
         choice = apply_tile_limits(probs, choice, LABELS, settings.top_k, locked=locked)

@@ -4,7 +4,8 @@ The fake world: a face-up tile is a red rectangle (R=1, B=0) whose green level i
 (0, 0.5 or 1) says which of 1m..9m it is; a face-down tile is a blue rectangle (B=1). The fake detector's
 heatmap peaks at the centre of red (channel 0) and blue (channel 1) blobs; it reports every box as
 TILE_W x TILE_H input pixels. The fake classifier compares the top/bottom green levels with the nine
-prototypes."""
+prototypes. With `not_a_tile` the classifier has one more, last logit, "not a tile", for red with some
+blue in it (which no fake tile has) and for blue (so face-down tiles test the detector's lock)."""
 
 from __future__ import annotations
 
@@ -81,11 +82,12 @@ def detector_bytes(size: int = SIZE, flexible: bool = False) -> bytes:
     return _model(nodes, inputs, outputs, inits)
 
 
-def classifier_bytes() -> bytes:
+def classifier_bytes(not_a_tile: bool = False) -> bytes:
     """Logits from the max of R, G, B in the middle of the crop's top and bottom halves (module docstring)."""
     c = SHARPNESS
-    weight = np.zeros((6, len(FALLBACK_LABELS)), np.float32)  # rows: R_top R_bot G_top G_bot B_top B_bot
-    bias = np.full(len(FALLBACK_LABELS), -50.0, np.float32)
+    columns = len(FALLBACK_LABELS) + int(not_a_tile)
+    weight = np.zeros((6, columns), np.float32)  # rows: R_top R_bot G_top G_bot B_top B_bot
+    bias = np.full(columns, -50.0, np.float32)
     for t, gt in enumerate(LEVELS):
         for b, gb in enumerate(LEVELS):
             k = 3 * t + b
@@ -94,6 +96,9 @@ def classifier_bytes() -> bytes:
     back = len(FALLBACK_LABELS) - 1
     weight[:, back] = [0, 0, 0, 0, c, c]
     bias[back] = 0.0
+    if not_a_tile:  # 2c - c for a tile (below its 2c..4c), 6c - c at blue 0.5 (above), 8c - c for a back
+        weight[:, -1] = [c, c, 0, 0, 4 * c, 4 * c]
+        bias[-1] = -c
     inits = [
         numpy_helper.from_array(weight, "w"),
         numpy_helper.from_array(bias, "b"),
@@ -110,15 +115,18 @@ def classifier_bytes() -> bytes:
         helper.make_node("Gemm", ["features", "w", "b"], ["logits"]),
     ]
     inputs = [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["N", 3, 64, 48])]
-    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", len(FALLBACK_LABELS)])]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", columns])]
     return _model(nodes, inputs, outputs, inits)
 
 
-def write_fake_models(folder: Path, size: int = SIZE, flexible: bool = False) -> Path:
-    """Write detector.onnx, classifier.onnx and labels.json into `folder` and return it."""
+def write_fake_models(
+    folder: Path, size: int = SIZE, flexible: bool = False, not_a_tile: bool = False
+) -> Path:
+    """Write detector.onnx, classifier.onnx and labels.json into `folder` and return it (`not_a_tile`:
+    the classifier with the extra output, and labels.json saying so)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "detector.onnx").write_bytes(detector_bytes(size, flexible))
-    (folder / "classifier.onnx").write_bytes(classifier_bytes())
+    (folder / "classifier.onnx").write_bytes(classifier_bytes(not_a_tile))
     config = {
         "labels": list(FALLBACK_LABELS),
         "detector_size": size,
@@ -126,6 +134,8 @@ def write_fake_models(folder: Path, size: int = SIZE, flexible: bool = False) ->
         "pad": 0.1,
         "detector_input": "letterbox",  # the fake boxes have a fixed size in letterboxed input pixels
     }
+    if not_a_tile:
+        config["not_a_tile"] = True
     (folder / "labels.json").write_text(json.dumps(config))
     return folder
 
