@@ -1,6 +1,8 @@
 """The classifier alone on the truth boxes of a world-scene folder, by artwork, kind of tile and size: how
 well tiles are named once found, apart from finding them. Fast (no detector), so classifier candidates can be
-compared in a minute; crops are cut exactly as the runtime cuts them (`Recognizer.classifier`).
+compared in a minute; crops are cut exactly as the runtime cuts them (`Recognizer.classifier`). With a
+classifier that has the "not a tile" output, also the share of tiles it rejects and, where the folder has
+negatives.json (datasets.mine_negatives), the share of mined non-tiles it rejects.
 
     .venv/bin/python -m datasets.evaluate_crops runs/world_heldout [--models DIR] [--json out.json]
 """
@@ -17,7 +19,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datasets.mine_negatives import read_negatives
 from datasets.yolo import LABELS, read_folder
+from recognizer.classifier import split_not_a_tile
 from recognizer.errors import ModelError
 from recognizer.pipeline import Recognizer
 
@@ -49,6 +53,7 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None) -> dict[str,
     seen: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
     s = recognizer.settings
+    mined = read_negatives(folder)
     for k, sample in enumerate(read_folder(folder)[:limit]):
         if not len(sample.boxes):
             continue
@@ -56,11 +61,25 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None) -> dict[str,
         if bgr is None:
             continue
         rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-        probs = recognizer.classifier.probabilities(rgb, sample.boxes, s.turns, s.combine, s.square_band)
+        probs, not_tile = split_not_a_tile(
+            recognizer.classifier.probabilities(rgb, sample.boxes, s.turns, s.combine, s.square_band),
+            recognizer.classifier.rejects,
+        )
+        rejected = not_tile >= s.not_a_tile_min
+        seen["tiles read as no tile"] += len(rejected)
+        right["tiles read as no tile"] += int(rejected.sum())
+        negatives = mined.get(sample.image.stem)
+        if negatives is not None and len(negatives):
+            _, none = split_not_a_tile(
+                recognizer.classifier.probabilities(rgb, negatives, s.turns, s.combine, s.square_band),
+                recognizer.classifier.rejects,
+            )
+            seen["mined negatives read as no tile"] += len(none)
+            right["mined negatives read as no tile"] += int((none >= s.not_a_tile_min).sum())
         artwork = kinds.get(sample.image.stem, {}).get("artwork", "unknown")
         sides = np.minimum(sample.boxes[:, 2] - sample.boxes[:, 0], sample.boxes[:, 3] - sample.boxes[:, 1])
-        for truth, guess, side in zip(sample.labels, probs.argmax(1), sides, strict=True):
-            t, g = LABELS[int(truth)], LABELS[int(guess)]
+        for truth, guess, side, gone in zip(sample.labels, probs.argmax(1), sides, rejected, strict=True):
+            t, g = LABELS[int(truth)], "no tile" if gone else LABELS[int(guess)]
             for key in ("all", f"artwork {artwork}", f"family {family(t)}", f"size {size_band(side)}"):
                 seen[key] += 1
                 right[key] += int(t == g)
@@ -97,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     out = report(args.folder, recognizer, args.limit)
     for key, value in out.items():
         if key != "confusions":
-            print(f"{key:<36} {value['crops']:>6} crops  right {value['right']:.3f}")
+            print(f"{key:<36} {value['crops']:>6} crops  share {value['right']:.3f}")
     print("commonest confusions (truth->read): " + ", ".join(out["confusions"]))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
