@@ -465,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
         "--sweep-variant", choices=sorted(VARIANTS), help="sweep on this 12 MP variant instead"
     )
     parser.add_argument("--threshold", type=float, default=None, help="detector threshold to evaluate")
+    parser.add_argument("--not-a-tile-min", type=float, default=None,
+                        help="drop boxes read as no tile this surely (> 1: never)")  # fmt: skip
     parser.add_argument("--pad", type=float, default=None,
                         help="classifier crop pad to evaluate (default: labels.json's pad)")  # fmt: skip
     parser.add_argument("--square-detector-input", action=argparse.BooleanOptionalAction,
@@ -489,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = replace(Settings(), square_detector_input=args.square_detector_input)
     if args.threshold is not None:
         settings = replace(settings, threshold=args.threshold)
+    if args.not_a_tile_min is not None:
+        settings = replace(settings, not_a_tile_min=args.not_a_tile_min)
     if args.pad is not None:
         if not 0 <= args.pad < 0.5:
             print("evaluate: --pad must lie between 0 and 0.5", file=sys.stderr)

@@ -117,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--threshold", type=float, default=None, help="detector threshold (default labels.json's)"
     )
+    ap.add_argument(
+        "--not-a-tile-min", type=float, default=None, help="drop boxes read as no tile this surely"
+    )
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
     args = ap.parse_args(argv)
     if not (args.folder / "kinds.json").is_file():
@@ -132,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             square_detector_input=args.square_detector_input,
             threshold=args.threshold,
         )
+        if args.not_a_tile_min is not None:
+            settings = replace(settings, not_a_tile_min=args.not_a_tile_min)
         recognizer = Recognizer(args.models, args.threads, settings)
     except ModelError as exc:
         print(f"evaluate_world: {exc}", file=sys.stderr)
