@@ -23,10 +23,12 @@ def scene_folder(root: Path) -> Path:
     (root / "images").mkdir(parents=True)
     (root / "labels").mkdir()
     kinds = {}
-    for name, artwork, tiles in (
-        ("s0", "a", [((40, 40, 80, 104), 1.0, 1.0, code_for(1.0, 1.0)), ((120, 40, 160, 104), 0.0, 0.5, code_for(0.0, 0.5))]),
-        ("s1", "b", [((40, 40, 80, 104), 0.5, 0.0, code_for(0.5, 0.0)), ((120, 40, 160, 104), 1.0, 0.0, "9p")]),
-    ):  # fmt: skip
+    left, right = (40, 40, 80, 104), (120, 40, 160, 104)
+    scenes = (
+        ("s0", "a", [(left, 1.0, 1.0, code_for(1.0, 1.0)), (right, 0.0, 0.5, code_for(0.0, 0.5))]),
+        ("s1", "b", [(left, 0.5, 0.0, code_for(0.5, 0.0)), (right, 1.0, 0.0, "9p")]),
+    )
+    for name, artwork, tiles in scenes:
         rgb = np.zeros((160, 240, 3), np.uint8)  # black: the fake not-a-tile reads blue in a crop
         lines = []
         for (x0, y0, x1, y1), top, bottom, label in tiles:
