@@ -79,7 +79,8 @@ class Settings:
     not_a_tile_min: float = 0.5  # a box the classifier reads as no tile at all this surely is dropped
     # (keyboard keys, window panes, dominoes the detector boxed), unless the detector locks it face-down
     # (back_lock: a wall of backs is tiles). Only with a classifier that has the extra output (labels.json
-    # "not_a_tile"); the value is to be chosen on the valid split and the world tune scenes, not yet measured
+    # "not_a_tile"). World tune scenes tile F1 (never / 0.8 / 0.5 / 0.35): 0.833 / 0.849 / 0.855 / 0.857,
+    # clutter box precision 0.633 -> 0.904 at 0.5; valid hands 0.658 / 0.671 / 0.683 (RESULTS.md, session 8)
     gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (stretched_row.row_gaps) holds
     # one when the classifier reads a face-up tile there this surely
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
