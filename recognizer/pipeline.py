@@ -49,8 +49,8 @@ class Settings:
     # 0.778 (12 MP 0.734 -> 0.772), tile P/R 0.984/0.984 -> 0.986/0.987; synthetic kongs' hands 0.453 ->
     # 0.496. Averaging instead of the highest, and other sides (256-448), measured in benchmarks/RESULTS.md
     crop_pad: float | None = None  # classifier crops: the box grown by this share on each side; None:
-    # labels.json's "pad" (0.175 for v4, trained at 0.1 -0.04/+0.06). Valid, audited, hands fully right
-    # (640 px / 12 MP) by pad: 0.1 124/122, 0.15 126/124, 0.175 129/128, 0.2 125/127 of 158 (RESULTS.md)
+    # labels.json's "pad" (0.175: v6 is trained there, -0.04/+0.06). v4, trained at 0.1, chose it on valid,
+    # audited, hands fully right (640 px / 12 MP): 0.1 124/122, 0.15 126/124, 0.175 129/128, 0.2 125/127
     turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
     combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
     square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways
