@@ -171,7 +171,7 @@ def test_the_evaluation_sweep_drops_rejected_boxes_as_the_runtime_does() -> None
 
 
 def test_export_builds_the_classifier_with_the_checkpoints_outputs(tmp_path: Path) -> None:
-    import torch
+    torch = pytest.importorskip("torch", reason="torch is a training extra ('.[train]')")
 
     from datasets.export_onnx import classifier_outputs, load_classifier, output_count
     from datasets.models import TileClassifier as TorchClassifier
