@@ -165,6 +165,17 @@ class Tally:
         return sorted(rows, key=lambda r: (r["accuracy"], -r["boxes"]))
 
 
+def load_recognizer(
+    tool: str, models: Path | None, threads: int | None, settings: Settings | None = None
+) -> Recognizer | None:
+    """The recognizer a measuring tool runs, or None once it has printed why the models would not load."""
+    try:
+        return Recognizer(models, threads, settings)
+    except ModelError as exc:
+        print(f"{tool}: {exc}", file=sys.stderr)
+        return None
+
+
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pairwise IoU of xyxy boxes."""
     if len(a) == 0 or len(b) == 0:
@@ -498,10 +509,8 @@ def main(argv: list[str] | None = None) -> int:
             print("evaluate: --pad must lie between 0 and 0.5", file=sys.stderr)
             return 2
         settings = replace(settings, crop_pad=args.pad)
-    try:
-        recognizer = Recognizer(args.models, args.threads, settings)
-    except ModelError as exc:
-        print(f"evaluate: {exc}", file=sys.stderr)
+    recognizer = load_recognizer("evaluate", args.models, args.threads, settings)
+    if recognizer is None:
         return 2
     settings = recognizer.settings  # the threshold resolved from labels.json
     out: dict[str, Any] = {"settings": asdict(settings), "data": str(root), "audited_labels": args.audited}

@@ -10,19 +10,19 @@ negatives.json (datasets.mine_negatives), the share of mined non-tiles it reject
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
+from datasets.evaluate import load_recognizer
+from datasets.evaluate_world import scene_kinds, write_report
 from datasets.mine_negatives import read_negatives
 from datasets.yolo import LABELS, read_folder
 from recognizer.classifier import split_not_a_tile
-from recognizer.errors import ModelError
+from recognizer.imageio import load_image
 from recognizer.pipeline import Recognizer
 
 FAMILIES = {"m": "characters", "p": "circles", "s": "bamboo", "z": "honours", "f": "bonus", "y": "bonus"}
@@ -46,9 +46,11 @@ def size_band(side: float) -> str:
     return "d >=40 px"
 
 
-def report(folder: Path, recognizer: Recognizer, limit: int | None) -> dict[str, Any]:
-    """Accuracy of the classifier on every truth box, overall, by artwork and by family."""
-    kinds: dict[str, dict[str, str]] = json.loads((folder / "kinds.json").read_text())
+def report(
+    folder: Path, kinds: dict[str, dict[str, str]], recognizer: Recognizer, limit: int | None
+) -> dict[str, Any]:
+    """Accuracy of the classifier on every truth box (`kinds`: the folder's manifest), overall, by artwork,
+    family and size; and the shares of tiles and of mined negatives it reads as no tile."""
     right: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
@@ -57,25 +59,21 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None) -> dict[str,
     for k, sample in enumerate(read_folder(folder)[:limit]):
         if not len(sample.boxes):
             continue
-        bgr = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
-        if bgr is None:
-            continue
-        rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-        probs, not_tile = split_not_a_tile(
-            recognizer.classifier.probabilities(rgb, sample.boxes, s.turns, s.combine, s.square_band),
+        image = load_image(sample.image)
+        negatives = mined.get(sample.image.stem, np.zeros((0, 4), np.float32))
+        boxes = np.concatenate([sample.boxes, negatives]) * np.float32(image.scale)
+        probs, not_tile = split_not_a_tile(  # tiles and negatives in one run of the classifier
+            recognizer.classifier.probabilities(image.rgb, boxes, s.turns, s.combine, s.square_band),
             recognizer.classifier.rejects,
         )
         rejected = not_tile >= s.not_a_tile_min
-        seen["tiles read as no tile"] += len(rejected)
-        right["tiles read as no tile"] += int(rejected.sum())
-        negatives = mined.get(sample.image.stem)
-        if negatives is not None and len(negatives):
-            _, none = split_not_a_tile(
-                recognizer.classifier.probabilities(rgb, negatives, s.turns, s.combine, s.square_band),
-                recognizer.classifier.rejects,
-            )
-            seen["mined negatives read as no tile"] += len(none)
-            right["mined negatives read as no tile"] += int((none >= s.not_a_tile_min).sum())
+        n = len(sample.boxes)
+        seen["tiles read as no tile"] += n
+        right["tiles read as no tile"] += int(rejected[:n].sum())
+        if len(negatives):
+            seen["mined negatives read as no tile"] += len(negatives)
+            right["mined negatives read as no tile"] += int(rejected[n:].sum())
+        probs, rejected = probs[:n], rejected[:n]
         artwork = kinds.get(sample.image.stem, {}).get("artwork", "unknown")
         sides = np.minimum(sample.boxes[:, 2] - sample.boxes[:, 0], sample.boxes[:, 3] - sample.boxes[:, 1])
         for truth, guess, side, gone in zip(sample.labels, probs.argmax(1), sides, rejected, strict=True):
@@ -102,27 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
     args = ap.parse_args(argv)
-    if not (args.folder / "kinds.json").is_file():
-        print(
-            f"evaluate_crops: {args.folder} has no kinds.json (make it with datasets.world_scenes)",
-            file=sys.stderr,
-        )
+    kinds = scene_kinds(args.folder, "evaluate_crops")
+    if kinds is None:
         return 2
-    try:
-        recognizer = Recognizer(args.models, args.threads)
-    except ModelError as exc:
-        print(f"evaluate_crops: {exc}", file=sys.stderr)
+    recognizer = load_recognizer("evaluate_crops", args.models, args.threads)
+    if recognizer is None:
         return 2
-    out = report(args.folder, recognizer, args.limit)
+    out = report(args.folder, kinds, recognizer, args.limit)
     for key, value in out.items():
         if key != "confusions":
             print(f"{key:<36} {value['crops']:>6} crops  share {value['right']:.3f}")
     print("commonest confusions (truth->read): " + ", ".join(out["confusions"]))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps({"folder": str(args.folder), "models": str(args.models), **out}, indent=1)
-        )
+    write_report(args.json, args.folder, args.models, out)
     return 0
 
 

@@ -32,12 +32,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.evaluate import Tally, iou_matrix, match
+from datasets.evaluate import Tally, iou_matrix, load_recognizer, match
 from datasets.yolo import LABELS, PROJECT_ROOT, Sample, read_folder
 from recognizer.annotate import annotate
 from recognizer.detections import Detections
 from recognizer.detector import TileBoxes
-from recognizer.errors import ModelError
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer, Settings, decide
 
@@ -644,10 +643,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
     args = parser.parse_args(argv)
 
-    try:
-        recognizer = Recognizer(args.models, args.threads)
-    except ModelError as exc:
-        print(f"evaluate_external: {exc}", file=sys.stderr)
+    recognizer = load_recognizer("evaluate_external", args.models, args.threads)
+    if recognizer is None:
         return 2
     out: dict[str, Any] = {
         "models": str(args.models or "packaged"),

@@ -20,13 +20,34 @@ from typing import Any
 
 import numpy as np
 
-from datasets.evaluate import Tally, evaluate, landscape_12mp
+from datasets.evaluate import Tally, evaluate, landscape_12mp, load_recognizer
 from datasets.yolo import LABELS, read_folder
-from recognizer.errors import ModelError
 from recognizer.pipeline import Recognizer, Settings
 
 HAND_KINDS = ("hand_row", "distance")
 """Kinds whose scenes are a laid-out hand (a row with its melds): "hands fully right" counts these."""
+
+
+KINDS_FILE = "kinds.json"
+"""The manifest datasets.world_scenes writes beside a scene folder's images: stem -> kind and artwork."""
+
+
+def scene_kinds(folder: Path, tool: str) -> dict[str, dict[str, str]] | None:
+    """A scene folder's manifest, or None once `tool` has said that the folder has none."""
+    path = folder / KINDS_FILE
+    if not path.is_file():
+        print(f"{tool}: {folder} has no {KINDS_FILE} (make it with datasets.world_scenes)", file=sys.stderr)
+        return None
+    kinds: dict[str, dict[str, str]] = json.loads(path.read_text())
+    return kinds
+
+
+def write_report(path: Path | None, folder: Path, models: Path | None, out: dict[str, Any]) -> None:
+    """Write a tool's numbers on `folder` as JSON to `path` (nothing when None), with what was measured."""
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"folder": str(folder), "models": str(models), **out}, indent=1))
 
 
 def bonus_right(tally: Tally) -> tuple[int, int]:
@@ -41,9 +62,14 @@ def bonus_truth(samples: list[Any]) -> int:
     return int(sum(bonus[s.labels].sum() for s in samples))
 
 
-def report(folder: Path, recognizer: Recognizer, limit: int | None, twelve_mp: bool) -> dict[str, Any]:
-    """Evaluate every kind of scene in `folder`; returns the numbers by kind and overall."""
-    kinds: dict[str, dict[str, str]] = json.loads((folder / "kinds.json").read_text())
+def report(
+    folder: Path,
+    kinds: dict[str, dict[str, str]],
+    recognizer: Recognizer,
+    limit: int | None,
+    twelve_mp: bool,
+) -> dict[str, Any]:
+    """Evaluate every kind of scene in `folder` (`kinds`: its manifest); the numbers by kind and overall."""
     scenes = read_folder(folder)[:limit]
     out: dict[str, Any] = {}
     by_kind: dict[str, list[Any]] = {}
@@ -62,8 +88,8 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None, twelve_mp: b
             "tile_recall": summary["tile_recall"],
             "tile_f1": summary["tile_f1"],
             "detection_recall": summary["detection_recall"],
-            "box_precision": round(tally.boxes_matched / max(tally.found, 1), 4),
-            "named_right": round(tally.tiles_right / max(tally.boxes_matched, 1), 4),
+            "box_precision": summary["detection_precision"],
+            "named_right": summary["classification_accuracy"],
             "photos_all_right": summary["photos_all_right"],
             "photos_codes_right": summary["photos_codes_right"],
             "bonus_truth": bonus_truth(members),
@@ -84,14 +110,12 @@ def report(folder: Path, recognizer: Recognizer, limit: int | None, twelve_mp: b
     hands = [out[k] for k in HAND_KINDS if k in out]
     n_hands = sum(h["scenes"] for h in hands)
     bonus_t = sum(v["bonus_truth"] for v in out.values())
+    overall = total.summary()
     out["all"] = {
         "scenes": total.photos,
-        "tile_precision": round(total.tiles_right / max(total.found, 1), 4),
-        "tile_recall": round(total.tiles_right / max(total.truth, 1), 4),
-        "tile_f1": round(2 * total.tiles_right / max(total.found + total.truth, 1), 4),
-        "box_precision": round(total.boxes_matched / max(total.found, 1), 4),
-        "detection_recall": round(total.boxes_matched / max(total.truth, 1), 4),
-        "named_right": round(total.tiles_right / max(total.boxes_matched, 1), 4),
+        **{key: overall[key] for key in ("tile_precision", "tile_recall", "tile_f1", "detection_recall")},
+        "box_precision": overall["detection_precision"],
+        "named_right": overall["classification_accuracy"],
         "hands_codes_right": round(
             sum(h["photos_codes_right"] * h["scenes"] for h in hands) / max(n_hands, 1), 4
         ),
@@ -122,26 +146,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
     args = ap.parse_args(argv)
-    if not (args.folder / "kinds.json").is_file():
-        print(
-            f"evaluate_world: {args.folder} has no kinds.json (make it with datasets.world_scenes)",
-            file=sys.stderr,
-        )
+    kinds = scene_kinds(args.folder, "evaluate_world")
+    if kinds is None:
         return 2
-    try:
-        settings = replace(
-            Settings(),
-            zoom_small_tiles=not args.no_zoom,
-            square_detector_input=args.square_detector_input,
-            threshold=args.threshold,
-        )
-        if args.not_a_tile_min is not None:
-            settings = replace(settings, not_a_tile_min=args.not_a_tile_min)
-        recognizer = Recognizer(args.models, args.threads, settings)
-    except ModelError as exc:
-        print(f"evaluate_world: {exc}", file=sys.stderr)
+    settings = replace(
+        Settings(),
+        zoom_small_tiles=not args.no_zoom,
+        square_detector_input=args.square_detector_input,
+        threshold=args.threshold,
+    )
+    if args.not_a_tile_min is not None:
+        settings = replace(settings, not_a_tile_min=args.not_a_tile_min)
+    recognizer = load_recognizer("evaluate_world", args.models, args.threads, settings)
+    if recognizer is None:
         return 2
-    out = report(args.folder, recognizer, args.limit, args.twelve_mp)
+    out = report(args.folder, kinds, recognizer, args.limit, args.twelve_mp)
     print(
         f"{'kind':<10} {'scenes':>6} {'tileP':>6} {'tileR':>6} {'F1':>6} {'boxP':>6} {'boxR':>6}"
         f" {'named':>6} {'codes right':>11} {'bonus':>9}"
@@ -163,11 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         f"laid-out hands codes right {a['hands_codes_right']:.3f}, "
         f"flowers and seasons right {a['bonus_right']:.3f}"
     )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps({"folder": str(args.folder), "models": str(args.models), **out}, indent=1)
-        )
+    write_report(args.json, args.folder, args.models, out)
     return 0
 
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from datasets.evaluate import load_recognizer
 from datasets.yolo import read_folder
-from recognizer.errors import ModelError
-from recognizer.imageio import LoadedImage
+from recognizer.detector import pairwise_overlap
+from recognizer.imageio import load_image
 from recognizer.pipeline import Recognizer
 
 NEGATIVES_FILE = "negatives.json"
@@ -37,13 +36,7 @@ def far_from_tiles(found: np.ndarray, truth: np.ndarray) -> np.ndarray:
         return np.zeros(0, bool)
     if not len(truth):
         return np.ones(len(found), bool)
-    ix0 = np.maximum(found[:, None, 0], truth[None, :, 0])
-    iy0 = np.maximum(found[:, None, 1], truth[None, :, 1])
-    ix1 = np.minimum(found[:, None, 2], truth[None, :, 2])
-    iy1 = np.minimum(found[:, None, 3], truth[None, :, 3])
-    inter = np.clip(ix1 - ix0, 0, None) * np.clip(iy1 - iy0, 0, None)
-    area_f = (found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1])
-    area_t = (truth[:, 2] - truth[:, 0]) * (truth[:, 3] - truth[:, 1])
+    inter, area_f, area_t = pairwise_overlap(found, truth)
     iou = inter / np.maximum(area_f[:, None] + area_t[None, :] - inter, 1e-6)
     covered = inter.sum(axis=1) / np.maximum(area_f, 1e-6)
     return (iou.max(axis=1) < MAX_IOU) & (covered < MAX_COVERED)
@@ -55,11 +48,8 @@ def mine(folder: Path, recognizer: Recognizer, limit: int | None) -> dict[str, l
     scenes = read_folder(folder)[:limit]
     start = time.perf_counter()
     for k, sample in enumerate(scenes):
-        bgr = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
-        if bgr is None:
-            continue
-        image = LoadedImage(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), bgr.shape[1], bgr.shape[0])
-        found = recognizer.detect(image).xyxy
+        image = load_image(sample.image)
+        found = recognizer.detect(image).xyxy / np.float32(image.scale)  # in the labels' pixels
         keep = far_from_tiles(found, sample.boxes)
         if keep.any():
             out[sample.image.stem] = [[round(float(v), 1) for v in box] for box in found[keep]]
@@ -85,10 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     args = ap.parse_args(argv)
-    try:
-        recognizer = Recognizer(args.models, args.threads)
-    except ModelError as exc:
-        print(f"mine_negatives: {exc}", file=sys.stderr)
+    recognizer = load_recognizer("mine_negatives", args.models, args.threads)
+    if recognizer is None:
         return 2
     boxes = mine(args.folder, recognizer, args.limit)
     record = {"models": str(args.models or "packaged"), "max_iou": MAX_IOU, "max_covered": MAX_COVERED}

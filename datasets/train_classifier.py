@@ -16,14 +16,14 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, ink_jitter, paint_back
+from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back
 from datasets.mine_negatives import far_from_tiles, read_negatives
 from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import row_strip
 from datasets.tile_crops import PAD, crop_tile, random_crop
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
-from datasets.yolo import BACK, LABELS
+from datasets.yolo import BACK, LABELS, read_folder
 
 RARE_SUFFIXES = ("f", "y")  # flowers and seasons have ~3x fewer boxes
 NOT_A_TILE = len(LABELS)
@@ -167,15 +167,26 @@ def make_batch(
     return x, torch.tensor(labels, dtype=torch.int64)
 
 
+def as_tensors(crops: list[np.ndarray], labels: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """uint8 HxWx3 crops as an (N,3,H,W) float batch 0..1, and their labels."""
+    x = torch.from_numpy(np.stack(crops).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+    return x, torch.tensor(labels)
+
+
+def truth_crops(images: list[np.ndarray], samples: list, pad: float) -> tuple[list[np.ndarray], list[int]]:
+    """Contract crops (at `pad`) of every labelled box of the samples, and their labels."""
+    crops, labels = [], []
+    for img, s in zip(images, samples, strict=True):
+        crops += [crop_tile(img, box, pad) for box in s.boxes]
+        labels += [int(lab) for lab in s.labels]
+    return crops, labels
+
+
 def valid_set(
     images: list[np.ndarray], samples: list, rng: np.random.Generator, pad: float = PAD
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Contract crops (at `pad`) of every valid box, plus a fixed set of synthetic backs (valid has none)."""
-    crops, labels = [], []
-    for img, s in zip(images, samples, strict=True):
-        for box, lab in zip(s.boxes, s.labels, strict=True):
-            crops.append(crop_tile(img, box, pad))
-            labels.append(int(lab))
+    crops, labels = truth_crops(images, samples, pad)
     for k in range(200):  # synthetic backs painted over valid tiles, fixed seed
         s_i = int(rng.integers(len(samples)))
         if len(samples[s_i].boxes) == 0:
@@ -186,28 +197,21 @@ def valid_set(
         crops.append(crop_tile(img, box, pad))
         labels.append(BACK)
         del k
-    x = torch.from_numpy(np.stack(crops).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
-    return x, torch.tensor(labels)
+    return as_tensors(crops, labels)
 
 
 def scene_set(folder: str, pad: float, not_a_tile: bool) -> tuple[torch.Tensor, torch.Tensor]:
     """Contract crops of every box of a synthetic scene folder (world scenes of the train artworks, to
     choose epochs on besides valid), and with `not_a_tile` its mined negatives labelled NOT_A_TILE."""
-    from datasets.augment import load_images
-    from datasets.yolo import read_folder
-
     samples = read_folder(Path(folder))
+    images = load_images([s.image for s in samples])
+    crops, labels = truth_crops(images, samples, pad)
     negatives = read_negatives(Path(folder)) if not_a_tile else {}
-    crops, labels = [], []
-    for img, s in zip(load_images([s.image for s in samples]), samples, strict=True):
-        for box, lab in zip(s.boxes, s.labels, strict=True):
-            crops.append(crop_tile(img, box, pad))
-            labels.append(int(lab))
-        for box in negatives.get(s.image.stem, np.zeros((0, 4), np.float32)):
+    for img, s in zip(images, samples, strict=True):
+        for box in negatives.get(s.image.stem, ()):
             crops.append(crop_tile(img, box, pad))
             labels.append(NOT_A_TILE)
-    x = torch.from_numpy(np.stack(crops).astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
-    return x, torch.tensor(labels)
+    return as_tensors(crops, labels)
 
 
 def widen_head(state: dict, outputs: int) -> dict:

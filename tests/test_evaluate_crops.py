@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from datasets.evaluate_crops import main, report, size_band
+from datasets.evaluate_world import scene_kinds
 from datasets.mine_negatives import NEGATIVES_FILE
 from datasets.yolo import LABELS
 from recognizer.pipeline import Recognizer
@@ -45,9 +46,15 @@ def scene_folder(root: Path) -> Path:
     return root
 
 
+def kinds_of(folder: Path) -> dict[str, dict[str, str]]:
+    kinds = scene_kinds(folder, "test")
+    assert kinds is not None
+    return kinds
+
+
 def test_shares_by_artwork_family_and_size(tmp_path: Path) -> None:
     folder = scene_folder(tmp_path / "scenes")
-    out = report(folder, Recognizer(write_fake_models(tmp_path / "models"), 1), None)
+    out = report(folder, kinds_of(folder), Recognizer(write_fake_models(tmp_path / "models"), 1), None)
     assert out["all"] == {"crops": 4, "right": 0.75}
     assert out["artwork a"]["right"] == 1.0 and out["artwork b"]["right"] == 0.5
     assert out["family characters"] == {"crops": 3, "right": 1.0}
@@ -60,7 +67,8 @@ def test_shares_by_artwork_family_and_size(tmp_path: Path) -> None:
 
 def test_the_not_a_tile_output_rejects_the_mined_negative(tmp_path: Path) -> None:
     folder = scene_folder(tmp_path / "scenes")
-    out = report(folder, Recognizer(write_fake_models(tmp_path / "models", not_a_tile=True), 1), None)
+    fake = write_fake_models(tmp_path / "models", not_a_tile=True)
+    out = report(folder, kinds_of(folder), Recognizer(fake, 1), None)
     assert out["mined negatives read as no tile"] == {"crops": 1, "right": 1.0}
     assert out["tiles read as no tile"]["right"] == 0.0
     assert out["all"]["right"] == 0.75
