@@ -53,17 +53,16 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    """Headless Debian chromium through chromedriver; no browser or driver is downloaded."""
+def start_chromium(profile: Path, window_size: str) -> WebDriver:
+    """Headless Debian chromium through chromedriver (no browser or driver is downloaded), its profile in
+    `profile`; skips the test when chromium cannot start."""
     os.environ.setdefault("SE_OFFLINE", "true")  # selenium-manager must not fetch anything
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    profile = tmp_path_factory.mktemp("chromium-profile")
     for flag in (
         "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1400,1000",
+        "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={window_size}",
     ):  # fmt: skip
         options.add_argument(flag)
     service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
@@ -72,6 +71,13 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     except WebDriverException as exc:
         pytest.skip(f"chromium could not be started: {exc.msg}")
     browser.set_page_load_timeout(WAIT_S)
+    return browser
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """Headless Debian chromium at a desktop window size."""
+    browser = start_chromium(tmp_path_factory.mktemp("chromium-profile"), "1400,1000")
     yield browser
     browser.quit()
 

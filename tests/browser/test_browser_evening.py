@@ -6,7 +6,6 @@ tab the player is in stays open after every button. Screenshots go to test-artif
 from __future__ import annotations
 
 import base64
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,17 +17,15 @@ from scoring import next_seat_winds, settle
 from tests.browser.app_server import serve_app
 from tests.browser.test_browser import (  # skips this module too where chromium or selenium is missing
     ARTIFACTS,
-    CHROMEDRIVER,
-    CHROMIUM,
     WAIT_S,
     no_exception_on_page,
+    start_chromium,
     wait_idle,
 )
 
 pytestmark = pytest.mark.browser
 
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -49,22 +46,8 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     """Headless Debian chromium with a 412x915 phone viewport (touch, mobile layout)."""
-    os.environ.setdefault("SE_OFFLINE", "true")  # selenium-manager must not fetch anything
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    profile = tmp_path_factory.mktemp("chromium-phone")
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=600,1000",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    try:
-        browser = webdriver.Chrome(options=options, service=webdriver.ChromeService(str(CHROMEDRIVER)))
-    except WebDriverException as exc:
-        pytest.skip(f"chromium could not be started: {exc.msg}")
+    browser = start_chromium(tmp_path_factory.mktemp("chromium-phone"), "600,1000")
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
-    browser.set_page_load_timeout(WAIT_S)
     yield browser
     browser.quit()
 
