@@ -20,8 +20,11 @@ from datasets.augment import load_images
 from datasets.tile_crops import PAD, crop_tile
 from datasets.train_detector import decode_peaks, iou_matrix, letterbox
 from datasets.yolo import LABELS, PROJECT_ROOT, placeholder_labelled, read_split, require_data_dir
+from recognizer.classifier import softmax, split_not_a_tile
+from recognizer.pipeline import Settings
 
-NOT_A_TILE_MIN = 0.5  # the runtime's default Settings.not_a_tile_min
+NOT_A_TILE_MIN = Settings().not_a_tile_min
+"""Boxes read as no tile this surely are dropped, as the runtime's default drops them."""
 
 
 def match(pred: np.ndarray, gt: np.ndarray, iou: float = 0.5) -> np.ndarray:
@@ -111,12 +114,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def not_a_tile(logits: np.ndarray, rejects: bool) -> np.ndarray:
-    """Softmax probability of the last, "not a tile" logit per crop; zeros for a model without one."""
-    if not rejects:
-        return np.zeros(len(logits))
-    z = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e[:, -1] / e.sum(axis=1)
+    """Probability of the last, "not a tile" logit per crop; zeros for a model without one."""
+    return split_not_a_tile(softmax(logits), rejects)[1]
 
 
 def end_to_end(

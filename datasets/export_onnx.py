@@ -74,7 +74,7 @@ def output_count(state: dict) -> int:
 def load_classifier(paths: list[str]) -> torch.nn.Module:
     """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode; each with
     len(LABELS) outputs, or one more ("not a tile", labels.json's not_a_tile) as its checkpoint has."""
-    members = []
+    members, counts = [], set()
     for path in paths:
         state, train_args = load_state(Path(path))
         outputs = output_count(state)
@@ -83,7 +83,8 @@ def load_classifier(paths: list[str]) -> torch.nn.Module:
         member = TileClassifier(outputs, train_args.get("width", 32))
         member.load_state_dict(state)
         members.append(member)
-    if len({classifier_outputs(m) for m in members}) > 1:
+        counts.add(outputs)
+    if len(counts) > 1:
         raise ValueError("the ensemble's classifiers differ in outputs (some have not-a-tile, some not)")
     model = members[0] if len(members) == 1 else ClassifierEnsemble(members)
     return model.eval()
