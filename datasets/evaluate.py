@@ -327,13 +327,7 @@ def collect_raw(
         else:
             data, truth = variant(load_image(sample.image).rgb, sample.boxes)
             image = load_image(data)
-        settings = recognizer.settings
-        heatmap, size, offset, ratio = recognizer.detector.raw_outputs(
-            image.rgb,
-            bool(settings.square_detector_input),
-            mirror=settings.mirror_test,
-            scales=settings.first_pass_scales,
-        )
+        heatmap, size, offset, ratio = recognizer.detector.raw_outputs(image.rgb, recognizer.reading())
         boxes = boxes_in_image(
             decode(heatmap, size, offset, low), image.rgb.shape, ratio, iou=1.01
         )  # no NMS yet
@@ -480,9 +474,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="drop boxes read as no tile this surely (> 1: never)")  # fmt: skip
     parser.add_argument("--pad", type=float, default=None,
                         help="classifier crop pad to evaluate (default: labels.json's pad)")  # fmt: skip
-    parser.add_argument("--square-detector-input", action=argparse.BooleanOptionalAction,
-                        help="detector input stretched to a square or letterboxed "
-                             "(default: labels.json's detector_input, else square)")  # fmt: skip
+    parser.add_argument("--stretch", type=float, default=None,
+                        help="squeeze a photo's long side by up to this factor for the detector (1: aspect "
+                             "kept; inf: every photo to the square; default: labels.json's, else "
+                             "pipeline.STRETCH)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the numbers to this file")
     args = parser.parse_args(argv)
 
@@ -499,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"evaluate: {exc}", file=sys.stderr)
             return 2
         print(f"audited labels: {changed} labels corrected ({AUDIT_FILE.name})", file=sys.stderr)
-    settings = replace(Settings(), square_detector_input=args.square_detector_input)
+    settings = replace(Settings(), detector_stretch=args.stretch)
     if args.threshold is not None:
         settings = replace(settings, threshold=args.threshold)
     if args.not_a_tile_min is not None:

@@ -567,17 +567,17 @@ def print_crops(name: str, t: CropTally) -> None:
 
 
 DIAGNOSTICS: dict[str, tuple[tuple[int, int] | None, dict[str, Any], int | None]] = {
-    "640x360, letterbox": ((640, 360), {"square_detector_input": False}, None),
+    "640x360, letterbox": ((640, 360), {"detector_stretch": 1.0}, None),
     "640x360, no unstretch retry": ((640, 360), {"unstretch": False}, None),
     "640x360, letterbox, no unstretch": (
         (640, 360),
-        {"square_detector_input": False, "unstretch": False},
+        {"detector_stretch": 1.0, "unstretch": False},
         None,
     ),
     "640x360, detector side 512": ((640, 360), {}, 512),
-    "640x360, letterbox, side 512": ((640, 360), {"square_detector_input": False}, 512),
-    "640x360, letterbox, side 640": ((640, 360), {"square_detector_input": False}, 640),
-    "1138x640, letterbox, side 640": ((1138, 640), {"square_detector_input": False}, 640),
+    "640x360, letterbox, side 512": ((640, 360), {"detector_stretch": 1.0}, 512),
+    "640x360, letterbox, side 640": ((640, 360), {"detector_stretch": 1.0}, 640),
+    "1138x640, letterbox, side 640": ((1138, 640), {"detector_stretch": 1.0}, 640),
     "stored 640x640, no zoomed search": (None, {"zoom_small_tiles": False}, None),
     "1138x640, no zoomed search": ((1138, 640), {"zoom_small_tiles": False}, None),
 }

@@ -133,10 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--12mp", dest="twelve_mp", action="store_true", help="scenes upscaled to 4032x3024")
     ap.add_argument("--no-zoom", action="store_true", help="without the zoomed reading of small tiles")
     ap.add_argument(
-        "--square-detector-input",
-        action=argparse.BooleanOptionalAction,
+        "--stretch",
+        type=float,
         default=None,
-        help="stretch photos to the detector's square (default: labels.json's choice)",
+        help="squeeze a photo's long side by up to this factor for the detector (1: aspect kept; inf: "
+        "every photo to the square; default: labels.json's, else pipeline.STRETCH)",
     )
     ap.add_argument(
         "--threshold", type=float, default=None, help="detector threshold (default labels.json's)"
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = replace(
         Settings(),
         zoom_small_tiles=not args.no_zoom,
-        square_detector_input=args.square_detector_input,
+        detector_stretch=args.stretch,
         threshold=args.threshold,
     )
     if args.not_a_tile_min is not None:

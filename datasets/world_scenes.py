@@ -8,6 +8,9 @@ Each scene is one set (one artwork, one body style) on one table, of one kind:
 - `scatter`: tiles lying at any angle, any way up;
 - `distance`: a hand small in the frame (tiles 2-5 % of its width), drawn at twice the size, clutter around;
 - `closeup`: a few tiles filling the frame;
+- `lone`: one to three tiles, each alone with table around it, from a tenth to a half of the frame (a
+  player showing one flower; tiles set apart); drawn only when asked for (`--kinds lone`), so the default
+  mix, and every folder rendered with it, stays as it was;
 - `clutter`: hard negatives (keyboard keys, window panes, dominoes, playing cards), few or no tiles;
 - `standing`: tiles standing upright, alone or in short rows, seen from a low angle across the table
   (nearer ones larger), a bookshelf, wall or cupboard behind.
@@ -35,6 +38,8 @@ from datasets.yolo import BACK, LABELS, write_data_yaml, write_sample
 
 KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter", "standing")
 KIND_WEIGHTS = (0.25, 0.15, 0.12, 0.13, 0.1, 0.1, 0.15)
+ON_REQUEST = ("lone",)
+"""Kinds outside the default mix (KINDS): drawn only when `--kinds` names them, at the mean weight."""
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
 FULL_SET = 30
 """An artwork with at least this many codes can be a scene's set; smaller ones (drawn flowers) lend faces."""
@@ -375,6 +380,23 @@ def finish(
     return np.clip(img + noise, 0, 255).astype(np.uint8), boxes
 
 
+def lay_lone(s: Scene, count: int, side: int) -> None:
+    """`count` tiles each alone: none touching another (a tile that would is not drawn); the fewer, the
+    larger (up to a half of the frame's short side for one)."""
+    rng = s.rng
+    taken: list[tuple[int, int, int, int]] = []
+    for _ in range(count):
+        tile_w = rng.uniform(0.1, 0.36) * side / np.sqrt(count)
+        view = "standing" if rng.random() < 0.4 else "lying"
+        x, y = rng.uniform(0.05, 0.95) * s.w - tile_w / 2, rng.uniform(0.05, 0.8) * s.h - tile_w * 0.7
+        near = [b for b in taken if x < b[2] + tile_w * 0.3 and b[0] < x + tile_w * 1.8]
+        if any(y < b[3] + tile_w * 0.3 and b[1] < y + tile_w * 2.2 for b in near):
+            continue
+        box = s.tile(s.random_code(0.25), tile_w, x, y, view, rng.uniform(0.6, 1.5), rng.normal(0, 25))
+        if box is not None:
+            taken.append(box)
+
+
 def render_scene(
     bank: Bank, rng: np.random.Generator, kind: str, size: tuple[int, int]
 ) -> tuple[np.ndarray, list[Box], str]:
@@ -417,6 +439,8 @@ def render_scene(
             x += ((box[2] - box[0]) if box else tile_w) * rng.uniform(1.0, 1.2)
             if x > s.w:
                 break
+    elif kind == "lone":
+        lay_lone(s, int(rng.choice([1, 1, 1, 2, 2, 3])), side)
     elif kind == "standing":
         lay_standing(s, rng.uniform(0.06, 0.11) * max(size), rng.uniform(0.15, 0.6))
         warp = 0.04
@@ -444,7 +468,8 @@ def write_scenes(out: Path, count: int, seed: int, split: str, kinds: tuple[str,
     manifest: dict[str, dict[str, str]] = (
         json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     )
-    weights = np.array([KIND_WEIGHTS[KINDS.index(k)] for k in kinds])
+    mean_weight = float(np.mean(KIND_WEIGHTS))
+    weights = np.array([KIND_WEIGHTS[KINDS.index(k)] if k in KINDS else mean_weight for k in kinds])
     weights /= weights.sum()
     total = 0
     for k in range(count):
@@ -472,7 +497,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--split", choices=("train", "heldout"), default="train", help="which artworks to draw")
-    ap.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="scene kinds to draw")
+    ap.add_argument(
+        "--kinds", nargs="+", choices=KINDS + ON_REQUEST, default=list(KINDS), help="scene kinds to draw"
+    )
     args = ap.parse_args(argv)
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)

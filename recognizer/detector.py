@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import cv2
@@ -17,10 +18,31 @@ INPUTS = ("images",)
 OUTPUTS = ("heatmap", "size", "offset")
 
 
+SQUARE = math.inf
+"""`Reading.stretch` that stretches every photo to the S x S input, whatever its aspect."""
+
 Squeeze = tuple[Literal["x", "y"], float]
 """Shrink the detector input along one axis by a factor (undoes a photo stretched along that axis)."""
 Outputs = tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]
 """Heatmap, size and offset ([2, GH, GW] each) and the input pixels per image pixel (x, y)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the detector reads one photo, the same for each of its passes: peak thresholds (one, or one
+    per channel: face-up, face-down), the NMS IoU, how far the photo may be stretched towards the square
+    input, the mirrored test and the input sides the first pass merges (see TileDetector.raw_outputs)."""
+
+    threshold: float | tuple[float, ...] = 0.4
+    iou: float = 0.5
+    stretch: float = 1.0  # the photo's long side squeezed by up to this factor (1: aspect kept, the
+    # contract's letterbox; SQUARE: always stretched to S x S; see input_layout)
+    mirror: bool = False
+    scales: tuple[float, ...] = (1.0,)
+
+    def once(self) -> Reading:
+        """This reading without the mirrored view and the merged sides: one run of the model."""
+        return replace(self, mirror=False, scales=(1.0,))
 
 
 @dataclass
@@ -43,19 +65,19 @@ class TileBoxes:
 
 
 def input_layout(
-    w: int, h: int, size: int, square: bool, squeeze: Squeeze | None, flexible: bool
+    w: int, h: int, size: int, stretch: float, squeeze: Squeeze | None, flexible: bool
 ) -> tuple[int, int, int, int]:
     """Where the photo goes in the detector input: its resized width and height and the input's width and
-    height. Plain passes use the S x S input (photo stretched to it, or fitted keeping its aspect). A
-    squeezed pass shrinks one side by the factor; a detector that accepts any size then gets an input cut
-    to the photo, rounded up to a multiple of 32 (a pass squeezed 8x costs about an eighth), else the
-    S x S input with grey around. (Measured on the 34 stretched valid photos: a 640 or 512 side for the
-    unsqueezed axis was no better than S = 384.)"""
-    if square:
-        new_w, new_h = size, size
-    else:
-        fit = size / max(h, w)
-        new_w, new_h = max(1, min(size, round(w * fit))), max(1, min(size, round(h * fit)))
+    height. Plain passes use the S x S input: the photo's long side squeezed by up to `stretch` (1 keeps
+    its aspect, SQUARE fills the square), then fitted keeping the rest of its aspect. A squeezed pass
+    shrinks one side by the factor; a detector that accepts any size then gets an input cut to the
+    photo, rounded up to a multiple of 32 (a pass squeezed 8x costs about an eighth), else the S x S input
+    with grey around. (Measured on the 34 stretched valid photos: a 640 or 512 side for the unsqueezed axis
+    was no better than S = 384.)"""
+    factor = min(max(w, h) / min(w, h), max(stretch, 1.0))
+    seen_w, seen_h = (w / factor, h) if w >= h else (w, h / factor)
+    fit = size / max(seen_w, seen_h)
+    new_w, new_h = max(1, min(size, round(seen_w * fit))), max(1, min(size, round(seen_h * fit)))
     if squeeze is None:
         return new_w, new_h, size, size
     axis, factor = squeeze
@@ -66,6 +88,13 @@ def input_layout(
     if not flexible:
         return new_w, new_h, size, size
     return new_w, new_h, -(-new_w // 32) * 32, -(-new_h // 32) * 32
+
+
+def seen_taller(w: int, h: int, stretch: float) -> float:
+    """How much taller than in a w x h photo a box looks in the detector's input: its y scale over its
+    x scale (1 with the aspect kept; w / h for a photo stretched to the square)."""
+    new_w, new_h, _, _ = input_layout(w, h, 1024, stretch, None, False)
+    return (new_h / h) / (new_w / w)
 
 
 def place(rgb: np.ndarray, canvas: int | tuple[int, int], new_w: int, new_h: int) -> np.ndarray:
@@ -87,7 +116,7 @@ def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:
 
     Returns the tensor and the ratio (input pixels per image pixel)."""
     h, w = rgb.shape[:2]
-    new_w, new_h, _, _ = input_layout(w, h, size, square=False, squeeze=None, flexible=False)
+    new_w, new_h, _, _ = input_layout(w, h, size, 1.0, None, False)
     return place(rgb, size, new_w, new_h), size / max(h, w)
 
 
@@ -164,54 +193,45 @@ class TileDetector:
         self.flexible = not all(isinstance(d, int) for d in shape[2:4])  # any height and width accepted
         self.fixed_batch = fixed_batch(session)
 
-    def raw_outputs(
-        self,
-        rgb: np.ndarray,
-        square: bool = False,
-        squeeze: Squeeze | None = None,
-        mirror: bool = False,
-        scales: tuple[float, ...] = (1.0,),
-    ) -> Outputs:
+    def raw_outputs(self, rgb: np.ndarray, reading: Reading, squeeze: Squeeze | None = None) -> Outputs:
         """Heatmap, size, offset for one image ([2, GH, GW] each, on the grid of the S x S input) and the
         input pixels per image pixel (x, y).
 
-        `square` stretches the photo to S x S instead of the contract's letterbox (see Settings);
-        `squeeze` (axis, factor) then shrinks one side by that factor (see `input_layout`); `mirror` also
-        reads the input mirrored left-right and averages the two (`mirror_average`); `scales` (plain
-        passes of a model that takes any input size) reads the photo at these fractions of S as well and
-        merges them onto S's grid (`scale_merge`: the highest face-up heatmap, the mean size; face-down
-        tiles are read at S alone: averaged in, the smaller reading lost concealed kongs' middle tiles
-        on synthetic scenes, recall 0.79 -> 0.75)."""
-        return self._readings(rgb, square, squeeze, mirror, scales)[0]
+        `reading.stretch` places the photo in the input (input_layout); `squeeze` (axis, factor) then
+        shrinks one side by that factor; `reading.mirror` also reads the input mirrored left-right and
+        averages the two (`mirror_average`); `reading.scales` (plain passes of a model that takes any input
+        size) reads the photo at these fractions of S as well and merges them onto S's grid
+        (`scale_merge`: the highest face-up heatmap, the mean size; face-down tiles are read at S alone:
+        averaged in, the smaller reading lost concealed kongs' middle tiles on synthetic scenes, recall
+        0.79 -> 0.75)."""
+        return self._readings(rgb, reading, squeeze)[0]
 
     def _readings(
-        self, rgb: np.ndarray, square: bool, squeeze: Squeeze | None, mirror: bool, scales: tuple[float, ...]
+        self, rgb: np.ndarray, reading: Reading, squeeze: Squeeze | None
     ) -> tuple[Outputs, Outputs]:
         """The merged outputs of raw_outputs and those of the reading at S alone (the same object when
         there is nothing to merge)."""
-        main = self._read(rgb, square, squeeze, mirror, self.size)
-        sides = [scaled_side(self.size, k) for k in scales]
+        main = self._read(rgb, reading, squeeze, self.size)
+        sides = [scaled_side(self.size, k) for k in reading.scales]
         others = [side for side in sides if side != self.size]
         if not others or not self.flexible:
             return main, main
         if squeeze is not None:
             raise ValueError("scales are for plain passes; a squeezed pass reads at S only")
-        reads = [self._read(rgb, square, None, mirror, side) for side in others]
+        reads = [self._read(rgb, reading, None, side) for side in others]
         heatmap, size = scale_merge(
             main[0], main[1], [(r[0], r[1], self.size / side) for r, side in zip(reads, others, strict=True)]
         )
         heatmap[1] = main[0][1]  # face-down tiles: S's reading alone (the smaller one loses them)
         return (heatmap, size, main[2], main[3]), main
 
-    def _read(
-        self, rgb: np.ndarray, square: bool, squeeze: Squeeze | None, mirror: bool, side: int
-    ) -> Outputs:
+    def _read(self, rgb: np.ndarray, reading: Reading, squeeze: Squeeze | None, side: int) -> Outputs:
         """One reading of the photo with an input of side `side` (see raw_outputs)."""
         h, w = rgb.shape[:2]
-        new_w, new_h, canvas_w, canvas_h = input_layout(w, h, side, square, squeeze, self.flexible)
+        new_w, new_h, canvas_w, canvas_h = input_layout(w, h, side, reading.stretch, squeeze, self.flexible)
         tensor = place(rgb, (canvas_w, canvas_h), new_w, new_h)
         ratio = (new_w / w, new_h / h)
-        if not mirror:
+        if not reading.mirror:
             heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
             return heatmap[0], size[0], offset[0], ratio
         views = np.stack([tensor, tensor[:, :, ::-1]])
@@ -222,53 +242,30 @@ class TileDetector:
             heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: views})
         return *mirror_average(heatmap, size, offset), ratio
 
-    def detect(
-        self,
-        rgb: np.ndarray,
-        threshold: float | tuple[float, ...],
-        iou: float,
-        square: bool = False,
-        squeeze: Squeeze | None = None,
-        mirror: bool = False,
-        scales: tuple[float, ...] = (1.0,),
-    ) -> TileBoxes:
-        """Tiles in `rgb`: peaks above `threshold` (one, or one per channel), NMS over both channels;
-        `mirror` and `scales`: more readings merged (see raw_outputs)."""
-        found = outputs_to_boxes(
-            self.raw_outputs(rgb, square, squeeze, mirror, scales), rgb.shape, threshold, iou
-        )
+    def detect(self, rgb: np.ndarray, reading: Reading, squeeze: Squeeze | None = None) -> TileBoxes:
+        """Tiles in `rgb`: peaks above the reading's thresholds, NMS over both channels (see raw_outputs)."""
+        found = self.boxes(self.raw_outputs(rgb, reading, squeeze), rgb.shape, reading)
         found.squeeze = squeeze
         return found
 
-    def read_at(
-        self,
-        rgb: np.ndarray,
-        threshold: float | tuple[float, ...],
-        iou: float,
-        square: bool,
-        mirror: bool,
-        side: int,
-    ) -> TileBoxes:
-        """Tiles in `rgb` read once at an input of `side` pixels instead of S (mirrored too with `mirror`):
-        a photo of big tiles read smaller (recognizer/zoom.py)."""
-        return outputs_to_boxes(self._read(rgb, square, None, mirror, side), rgb.shape, threshold, iou)
+    def read_at(self, rgb: np.ndarray, reading: Reading, side: int) -> TileBoxes:
+        """Tiles in `rgb` read once at an input of `side` pixels instead of S (mirrored too if the reading
+        is): a photo of big tiles read smaller (recognizer/zoom.py)."""
+        return self.boxes(self._read(rgb, reading, None, side), rgb.shape, reading)
 
-    def first_pass(
-        self,
-        rgb: np.ndarray,
-        threshold: float | tuple[float, ...],
-        iou: float,
-        square: bool,
-        mirror: bool,
-        scales: tuple[float, ...],
-    ) -> tuple[TileBoxes, TileBoxes]:
-        """The tiles of `detect` (readings at all `scales` merged) and those of the reading at S alone,
-        from the same detector runs. The second judges whether the photo looks stretched (unstretch): a
-        smaller reading's extra boxes on a stretched row hide its slivers (120 strips cut from ordinary
-        photos: tiles right 1322 -> 1370 of 1838 judging on S alone)."""
-        merged, main = self._readings(rgb, square, None, mirror, scales)
-        found = outputs_to_boxes(merged, rgb.shape, threshold, iou)
-        return found, found if main is merged else outputs_to_boxes(main, rgb.shape, threshold, iou)
+    def first_pass(self, rgb: np.ndarray, reading: Reading) -> tuple[TileBoxes, TileBoxes]:
+        """The tiles of `detect` (readings at all the reading's scales merged) and those of the reading at
+        S alone, from the same detector runs. The second judges whether the photo looks stretched
+        (unstretch): a smaller reading's extra boxes on a stretched row hide its slivers (120 strips cut
+        from ordinary photos: tiles right 1322 -> 1370 of 1838 judging on S alone)."""
+        merged, main = self._readings(rgb, reading, None)
+        found = self.boxes(merged, rgb.shape, reading)
+        return found, found if main is merged else self.boxes(main, rgb.shape, reading)
+
+    @staticmethod
+    def boxes(outputs: Outputs, shape: tuple[int, ...], reading: Reading) -> TileBoxes:
+        """Tiles in the image of `shape` from one set of outputs, at the reading's thresholds and IoU."""
+        return outputs_to_boxes(outputs, shape, reading.threshold, reading.iou)
 
 
 def mirror_average(

@@ -12,7 +12,7 @@ import numpy as np
 from recognizer.classifier import Combine, TileClassifier, TurnMode, split_not_a_tile
 from recognizer.constraints import apply_tile_limits
 from recognizer.detections import TOP_K, Detections
-from recognizer.detector import TileBoxes, TileDetector
+from recognizer.detector import SQUARE, Reading, TileBoxes, TileDetector, seen_taller
 from recognizer.errors import ModelError
 from recognizer.face_down import lone_weak_backs
 from recognizer.found_twice import found_twice
@@ -24,6 +24,13 @@ from recognizer.session import make_session
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import unstretch
 from recognizer.zoom import last_look, zoom_in, zoom_out
+
+STRETCH = 4 / 3
+"""How far a photo's long side is squeezed towards the detector's square input when labels.json does not
+say (Settings.detector_stretch): as far as the training photos were (4:3 phone photos stored as squares),
+no further, so a 4:3 photo's tiles look as in them and a 16:9 photo keeps the rest of its aspect (its
+tiles squeezed to slivers otherwise). Chosen on the mean of valid (its 12 MP 4:3 variant) and world-tune
+tile F1 against the whole square and the aspect kept (benchmarks/RESULTS.md, session 9)."""
 
 DEFAULT_THRESHOLD = 0.4
 """Detector peak threshold when labels.json gives none: best tile F1 on valid and its 12 MP variant with the
@@ -86,10 +93,11 @@ class Settings:
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
     # first pass finds almost nothing, is read again in zoomed windows around its tiles; one whose tiles are
     # big, or a small photo with almost nothing found, at a smaller input (recognizer/zoom.py)
-    square_detector_input: bool | None = None  # None: labels.json's "detector_input", else square.
-    # Square stretches the photo to S x S, as the training photos were made (any phone photo squeezed to a
-    # square), instead of an aspect-keeping letterbox: on 4:3 12 MP photos tile F1 0.904 -> 0.922, photos
-    # fully right 0.395 -> 0.524 (v2 models, benchmarks/RESULTS.md)
+    detector_stretch: float | None = None  # None: labels.json's "detector_input" ("square": SQUARE,
+    # "letterbox": 1), else STRETCH. The photo's long side is squeezed by up to this factor for the
+    # detector (detector.input_layout). Stretching every photo to the square, as the training photos were
+    # made, beat the aspect kept on 4:3 12 MP valid photos (tile F1 0.904 -> 0.922, v2 models) but squeezes
+    # a 16:9 photo's tiles to slivers
 
 
 class Recognizer:
@@ -109,9 +117,9 @@ class Recognizer:
             self.settings = replace(self.settings, threshold=model_threshold)
         pad = self.config.pad if self.settings.crop_pad is None else self.settings.crop_pad
         self.settings = replace(self.settings, crop_pad=pad)  # resolved, so evaluations record it
-        if self.settings.square_detector_input is None:
-            square = (self.config.detector_input or "square") == "square"
-            self.settings = replace(self.settings, square_detector_input=square)
+        if self.settings.detector_stretch is None:
+            stretch = {"square": SQUARE, "letterbox": 1.0}.get(self.config.detector_input or "", STRETCH)
+            self.settings = replace(self.settings, detector_stretch=stretch)
         self.detector = TileDetector(
             make_session(files.detector, "detector.onnx", threads), self.config.detector_size
         )
@@ -123,27 +131,29 @@ class Recognizer:
             rejects=self.config.not_a_tile,
         )
 
+    def reading(self) -> Reading:
+        """How the detector reads every photo under these settings (the first pass's way)."""
+        s = self.settings
+        stretch = SQUARE if s.detector_stretch is None else s.detector_stretch
+        thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
+        return Reading(thresholds, s.nms_iou, stretch, s.mirror_test, s.first_pass_scales)
+
     def detect(self, image: LoadedImage) -> TileBoxes:
         """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
         s = self.settings
-        thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
-        square = bool(s.square_detector_input)
-        first, at_size = self.detector.first_pass(
-            image.rgb, thresholds, s.nms_iou, square, s.mirror_test, s.first_pass_scales
-        )
+        reading = self.reading()
+        first, at_size = self.detector.first_pass(image.rgb, reading)
 
         def read_at(side: int) -> TileBoxes:
-            return self.detector.read_at(image.rgb, thresholds, s.nms_iou, square, s.mirror_test, side)
+            return self.detector.read_at(image.rgb, reading, side)
 
         if s.zoom_small_tiles:
             zoomed = zoom_in(
                 image.rgb,
                 first,
                 self.detector.size,
-                lambda crop: self.detector.detect(crop, thresholds, s.nms_iou, True),
-                lambda crop: self.detector.first_pass(
-                    crop, thresholds, s.nms_iou, True, s.mirror_test, s.first_pass_scales
-                )[0],
+                lambda crop: self.detector.detect(crop, reading.once()),
+                lambda crop: self.detector.first_pass(crop, reading)[0],
                 s.nms_iou,
             )
             if zoomed is not None:
@@ -161,13 +171,13 @@ class Recognizer:
     def unstretched(self, image: LoadedImage, first: TileBoxes, at_size: TileBoxes) -> TileBoxes:
         """The first pass, or a pass with the photo squeezed when its tiles look stretched (unstretch)."""
         s = self.settings
-        thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
-        square = bool(s.square_detector_input)
+        reading = self.reading()
+        h, w = image.rgb.shape[:2]
         retried, squeeze = unstretch(  # judged on the reading at S alone (TileDetector.first_pass)
             at_size,
-            lambda squeeze: self.detector.detect(image.rgb, thresholds, s.nms_iou, square, squeeze),
+            lambda squeeze: self.detector.detect(image.rgb, reading.once(), squeeze),
             s.back_lock if s.back_from_detector else 1.0,
-            image.rgb.shape[1] / image.rgb.shape[0] if square and s.shapes_as_seen else 1.0,
+            seen_taller(w, h, reading.stretch) if s.shapes_as_seen else 1.0,
         )
         boxes = first if squeeze is None else retried
         if boxes.squeeze is not None and s.one_way_rows:

@@ -16,6 +16,8 @@ import recognizer.pipeline as pipeline
 from recognizer import LoadedImage, ModelError, Recognizer, Settings, annotate, get_recognizer, load_image
 from recognizer.classifier import TileClassifier, crop_corners, cut_crops, one_way_for_all, view_plan
 from recognizer.detector import (
+    SQUARE,
+    Reading,
     TileBoxes,
     box_iou,
     decode,
@@ -106,7 +108,7 @@ def test_default_views_read_symmetric_tiles(model_dir: Path) -> None:
 def test_square_detector_input_maps_boxes_back_per_axis(fake: Recognizer) -> None:
     rgb = np.zeros((128, 256, 3), np.uint8)  # stretched to 128 x 128: x halves, y stays
     draw_tile(rgb, (48, 40, 88, 68), 1.0, 1.0)  # 40 x 28 here, 20 x 28 in the detector's input
-    squeezing = Recognizer(fake.model_dir, settings=replace(fake.settings, square_detector_input=True))
+    squeezing = Recognizer(fake.model_dir, settings=replace(fake.settings, detector_stretch=SQUARE))
     found = squeezing.recognize(LoadedImage(rgb, 256, 128, 1.0))
     assert found.codes == ["9m"]
     assert _matches(found.xyxy, [[48, 40, 88, 68]])[0] > 0.85
@@ -116,12 +118,12 @@ def test_squeezed_pass_maps_boxes_back_to_the_stretched_photo(fake: Recognizer) 
     rgb = np.zeros((128, 128, 3), np.uint8)
     draw_tile(rgb, (48, 0, 68, 128), 1.0, 1.0)  # a sliver: the fake's 20 x 32 tile stretched 4x in height
     detector = fake.detector
-    found = detector.detect(rgb, 0.5, 0.5, square=True, squeeze=("y", 4.0))
+    found = detector.detect(rgb, Reading(0.5, 0.5, SQUARE), squeeze=("y", 4.0))
     assert len(found) == 1 and found.squeeze == ("y", 4.0)
     assert found.select(np.array([0])).squeeze == ("y", 4.0)
-    assert detector.detect(rgb, 0.5, 0.5, square=True).squeeze is None
+    assert detector.detect(rgb, Reading(0.5, 0.5, SQUARE)).squeeze is None
     assert _matches(found.xyxy, [[48, 0, 68, 128]])[0] > 0.85  # 20 x 32 input pixels, 4x taller here
-    heatmap, _, _, ratio = detector.raw_outputs(rgb, square=True, squeeze=("x", 2.0))
+    heatmap, _, _, ratio = detector.raw_outputs(rgb, Reading(stretch=SQUARE), squeeze=("x", 2.0))
     assert ratio == (0.5, 1.0)
     assert heatmap[0, :, 16:].max() < 0.2 < heatmap[0, :, :16].max()  # the input's right half is grey
 
@@ -130,9 +132,11 @@ def test_mirrored_reading_is_turned_back_onto_the_photo(fake: Recognizer) -> Non
     """The fake detector answers a mirrored photo with the mirrored heatmap, so the average of a reading
     and its mirrored reading turned back is the plain reading, also with grey padding in the input."""
     rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 0.0, 0.0, True)])
-    for square, squeeze in ((True, None), (False, None), (True, ("y", 2.0))):
-        plain, size, offset, ratio = fake.detector.raw_outputs(rgb, square, squeeze)
-        both, size2, offset2, ratio2 = fake.detector.raw_outputs(rgb, square, squeeze, mirror=True)
+    for stretch, squeeze in ((SQUARE, None), (1.0, None), (SQUARE, ("y", 2.0))):
+        plain, size, offset, ratio = fake.detector.raw_outputs(rgb, Reading(stretch=stretch), squeeze)
+        both, size2, offset2, ratio2 = fake.detector.raw_outputs(
+            rgb, Reading(stretch=stretch, mirror=True), squeeze
+        )
         assert ratio2 == ratio and plain.max() > 0.5
         np.testing.assert_allclose(both, plain, atol=1e-5)
         np.testing.assert_allclose(size2, size, atol=1e-4)
@@ -167,15 +171,17 @@ def test_a_smaller_reading_is_merged_onto_the_main_grid(tmp_path: Path) -> None:
     fake = Recognizer(flexible, threads=1, settings=Settings(turns="none", square_band=1.0))
     assert fake.detector.flexible
     rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)])
-    plain, size, offset, ratio = fake.detector.raw_outputs(rgb, True)
-    both, size2, offset2, ratio2 = fake.detector.raw_outputs(rgb, True, scales=(1.0, 0.5))
+    plain, size, offset, ratio = fake.detector.raw_outputs(rgb, Reading(stretch=SQUARE))
+    both, size2, offset2, ratio2 = fake.detector.raw_outputs(rgb, Reading(stretch=SQUARE, scales=(1.0, 0.5)))
     assert both.shape == plain.shape and ratio2 == ratio
     assert (both[0] >= plain[0] - 1e-6).all()  # face-up: the higher of the two readings
     assert np.abs(both[0] - plain[0]).max() > 1e-3
     np.testing.assert_array_equal(both[1], plain[1])  # face-down: S's reading alone
     np.testing.assert_array_equal(offset2, offset)
     side = fake.detector.size
-    smaller, small_size, _, _ = fake.detector._read(rgb, True, None, False, scaled_side(side, 0.5))
+    smaller, small_size, _, _ = fake.detector._read(
+        rgb, Reading(stretch=SQUARE), None, scaled_side(side, 0.5)
+    )
     assert small_size.mean() == pytest.approx(size.mean(), rel=1e-4)  # the constant, in its own pixels
     assert smaller.shape[1:] == (plain.shape[1] // 2, plain.shape[2] // 2)
     np.testing.assert_allclose(size2, size * (1 + 2) / 2, rtol=1e-4)  # 2 = side / smaller side
@@ -185,7 +191,7 @@ def test_a_smaller_reading_is_merged_onto_the_main_grid(tmp_path: Path) -> None:
     rec = Recognizer(flexible, settings=replace(fake.settings, first_pass_scales=(1.0, 0.5)))
     assert len(rec.recognize(LoadedImage(rgb, 256, 192, 1.0))) == 3
     with pytest.raises(ValueError, match="plain passes"):
-        fake.detector.raw_outputs(rgb, True, ("y", 2.0), scales=(1.0, 0.5))
+        fake.detector.raw_outputs(rgb, Reading(stretch=SQUARE, scales=(1.0, 0.5)), ("y", 2.0))
 
 
 def test_the_retry_is_judged_on_the_reading_at_s_alone(
@@ -197,10 +203,10 @@ def test_the_retry_is_judged_on_the_reading_at_s_alone(
     settings = Settings(turns="none", square_band=1.0, first_pass_scales=(1.0, 0.5))
     fake = Recognizer(flexible, threads=1, settings=settings)
     rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)])
-    square = bool(fake.settings.square_detector_input)
-    merged, at_size = fake.detector.first_pass(rgb, 0.4, 0.5, square, True, (1.0, 0.5))
-    expected_merged = fake.detector.detect(rgb, 0.4, 0.5, square, mirror=True, scales=(1.0, 0.5))
-    expected_at_size = fake.detector.detect(rgb, 0.4, 0.5, square, mirror=True)
+    stretch = fake.reading().stretch
+    merged, at_size = fake.detector.first_pass(rgb, Reading(0.4, 0.5, stretch, True, (1.0, 0.5)))
+    expected_merged = fake.detector.detect(rgb, Reading(0.4, 0.5, stretch, True, (1.0, 0.5)))
+    expected_at_size = fake.detector.detect(rgb, Reading(0.4, 0.5, stretch, True))
     np.testing.assert_array_equal(merged.xyxy, expected_merged.xyxy)
     np.testing.assert_array_equal(at_size.xyxy, expected_at_size.xyxy)
     np.testing.assert_array_equal(at_size.score, expected_at_size.score)
@@ -215,8 +221,7 @@ def test_the_retry_is_judged_on_the_reading_at_s_alone(
     monkeypatch.setattr(pipeline, "unstretch", spy)
     found = fake.detect(LoadedImage(rgb, 256, 192, 1.0))
     assert len(judged) == 1
-    thresholds = (fake.settings.threshold, fake.settings.back_threshold)
-    alone = fake.detector.detect(rgb, thresholds, 0.5, square, mirror=True)  # type: ignore[arg-type]
+    alone = fake.detector.detect(rgb, replace(fake.reading(), scales=(1.0,)))
     np.testing.assert_array_equal(judged[0].xyxy, alone.xyxy)
     assert found.squeeze is None and len(found) == 3
 
@@ -415,12 +420,14 @@ def test_annotate_draws_boxes_in_the_photo_scale(fake: Recognizer) -> None:
 def test_detector_input_from_labels_json_unless_set(tmp_path: Path) -> None:
     folder = write_fake_models(tmp_path / "input")
     config = json.loads((folder / "labels.json").read_text())
-    assert Recognizer(folder).settings.square_detector_input is False  # the fakes say "letterbox"
+    assert Recognizer(folder).settings.detector_stretch == 1.0  # the fakes say "letterbox"
     without = {key: value for key, value in config.items() if key != "detector_input"}
     (folder / "labels.json").write_text(json.dumps(without))
-    assert Recognizer(folder).settings.square_detector_input is True  # the default: as the training photos
-    letterbox = Recognizer(folder, settings=Settings(square_detector_input=False))
-    assert letterbox.settings.square_detector_input is False
+    assert Recognizer(folder).settings.detector_stretch == pipeline.STRETCH  # the default
+    (folder / "labels.json").write_text(json.dumps(config | {"detector_input": "square"}))
+    assert Recognizer(folder).settings.detector_stretch == SQUARE
+    letterbox = Recognizer(folder, settings=Settings(detector_stretch=1.0))
+    assert letterbox.settings.detector_stretch == 1.0
     (folder / "labels.json").write_text(json.dumps(config | {"detector_input": "round"}))
     with pytest.raises(ModelError, match="detector_input must be 'square' or 'letterbox'"):
         Recognizer(folder)

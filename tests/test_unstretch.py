@@ -85,16 +85,30 @@ def test_ordinary_photo_costs_no_extra_pass() -> None:
 
 
 def test_input_layout_of_plain_and_squeezed_passes() -> None:
-    from recognizer.detector import input_layout
+    from recognizer.detector import SQUARE, input_layout
 
     # plain passes: the S x S input, the photo stretched to it or fitted keeping its aspect
-    assert input_layout(640, 480, 384, True, None, True) == (384, 384, 384, 384)
-    assert input_layout(640, 480, 384, False, None, False) == (384, 288, 384, 384)
+    assert input_layout(640, 480, 384, SQUARE, None, True) == (384, 384, 384, 384)
+    assert input_layout(640, 480, 384, 1.0, None, False) == (384, 288, 384, 384)
+    # ... or its long side squeezed by at most a factor: a 16:9 photo keeps the rest of its aspect
+    assert input_layout(640, 480, 384, 4 / 3, None, False) == (384, 384, 384, 384)
+    assert input_layout(640, 360, 384, 4 / 3, None, False) == (384, 288, 384, 384)
+    assert input_layout(360, 640, 384, 4 / 3, None, False) == (288, 384, 384, 384)
+    assert input_layout(640, 360, 384, 1.2, None, False) == (384, 259, 384, 384)
     # squeezed 8x in height: a fixed-size detector keeps the grey S x S input ...
-    assert input_layout(640, 640, 384, True, ("y", 8.0), False) == (384, 48, 384, 384)
+    assert input_layout(640, 640, 384, SQUARE, ("y", 8.0), False) == (384, 48, 384, 384)
     # ... one that takes any size gets an input cut to the photo, a multiple of 32
-    assert input_layout(640, 640, 384, True, ("y", 8.0), True) == (384, 48, 384, 64)
-    assert input_layout(640, 640, 384, True, ("x", 5.0), True) == (77, 384, 96, 384)
+    assert input_layout(640, 640, 384, SQUARE, ("y", 8.0), True) == (384, 48, 384, 64)
+    assert input_layout(640, 640, 384, SQUARE, ("x", 5.0), True) == (77, 384, 96, 384)
+
+
+def test_seen_taller_is_the_stretch_the_detector_sees() -> None:
+    from recognizer.detector import SQUARE, seen_taller
+
+    assert seen_taller(640, 480, 1.0) == pytest.approx(1.0)
+    assert seen_taller(640, 480, SQUARE) == pytest.approx(640 / 480, rel=0.01)
+    assert seen_taller(480, 640, SQUARE) == pytest.approx(480 / 640, rel=0.01)
+    assert seen_taller(640, 360, 4 / 3) == pytest.approx(4 / 3, rel=0.01)
 
 
 def test_weak_face_down_boxes_do_not_count_when_passes_are_judged() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from datasets import world_scenes
 from datasets.tile_bodies import random_style, tile_sprite, turned
-from datasets.world_scenes import KINDS, render_scene, write_scenes
+from datasets.world_scenes import KINDS, ON_REQUEST, render_scene, write_scenes
 from datasets.yolo import BACK, LABELS, read_folder
 
 
@@ -26,10 +26,10 @@ def drawn_bank() -> world_scenes.Bank:
     return {"bars": faces}
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KINDS + ON_REQUEST)
 def test_every_kind_renders_boxes_inside_the_photo(kind: str) -> None:
     img, boxes, artwork = render_scene(
-        drawn_bank(), np.random.default_rng([3, KINDS.index(kind)]), kind, (640, 480)
+        drawn_bank(), np.random.default_rng([3, (KINDS + ON_REQUEST).index(kind)]), kind, (640, 480)
     )
     h, w = img.shape[:2]
     assert img.dtype == np.uint8 and artwork == "bars"
@@ -39,6 +39,18 @@ def test_every_kind_renders_boxes_inside_the_photo(kind: str) -> None:
         assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
     if kind in ("hand_row", "flat_rows", "scatter", "closeup", "standing"):
         assert len(boxes) >= 2
+
+
+def test_lone_tiles_stand_apart() -> None:
+    """A `lone` scene's one to three tiles never touch: each has table all round it."""
+    counts = []
+    for k in range(12):
+        _, boxes, _ = render_scene(drawn_bank(), np.random.default_rng([5, k]), "lone", (640, 480))
+        counts.append(len(boxes))
+        for i, (_, *a) in enumerate(boxes):
+            for _, *b in boxes[i + 1 :]:
+                assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
+    assert 1 <= max(counts) <= 3 and counts.count(1) >= 4
 
 
 def test_a_hand_row_box_covers_a_tile_not_the_table() -> None:
