@@ -9,6 +9,7 @@ from recognizer.detector import Squeeze, TileBoxes
 from recognizer.unstretch import (
     FACTORS,
     confidence_mass,
+    parts_of_tiles,
     stretched_axes,
     unstretch,
 )
@@ -74,6 +75,34 @@ def test_first_pass_kept_unless_clearly_beaten() -> None:
 
     found, used = unstretch(first, detect)
     assert used is None and found is first
+
+
+def lone_tile_and_its_parts() -> tuple[TileBoxes, TileBoxes]:
+    """One big tile found weakly (200 x 250), and four slivers on its circles and edges."""
+    tile = TileBoxes(
+        np.array([[100, 100, 300, 350]], np.float32), np.array([0.45], np.float32), np.zeros(1, bool)
+    )
+    parts = np.array([[110 + k * 48, 105, 140 + k * 48, 345] for k in range(4)], np.float32)
+    return tile, TileBoxes(parts, np.full(4, 0.55, np.float32), np.zeros(4, bool), ("y", 6.5))
+
+
+def test_the_parts_of_a_lone_tile_do_not_win_a_squeezed_retry() -> None:
+    tile, parts = lone_tile_and_its_parts()
+    assert parts_of_tiles(parts, tile)
+    found, used = unstretch(tile, lambda squeeze: parts)  # few sure boxes: both axes are tried
+    assert used is None and found is tile
+    # slivers of a stretched row over the first pass's weak pieces (none holding a sliver) still win
+    pieces = TileBoxes(
+        parts.xyxy[:, [0, 1, 2, 1]] + np.array([0, 0, 0, 60], np.float32),
+        np.full(4, 0.1, np.float32),  # weak pieces of the slivers
+        np.zeros(4, bool),
+    )
+    assert not parts_of_tiles(parts, pieces)
+    found, used = unstretch(pieces, lambda squeeze: parts)
+    assert used is not None and found is parts
+    assert not parts_of_tiles(
+        parts, TileBoxes(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool))
+    )
 
 
 def test_ordinary_photo_costs_no_extra_pass() -> None:
