@@ -191,8 +191,13 @@ def zoom_out(
 def last_look(found: TileBoxes, input_side: int, read_at: Callable[[int], TileBoxes]) -> TileBoxes | None:
     """When every other reading found fewer than BIG_FEW sure tiles, the photo read at half the input
     side (a close-up of two or three big tiles the detector sees only in parts); None when that finds
-    fewer too."""
-    if len(sure_boxes(found)) >= BIG_FEW:
+    fewer too, unless it is a lone tile: nothing sure and at most one box before, exactly one box at half
+    the side (a single tile filling a third of the photo is found only there)."""
+    sure_found = len(sure_boxes(found))
+    if sure_found >= BIG_FEW:
         return None
     smaller = read_at(max(MIN_SIDE, input_side // 2 // 32 * 32))
-    return smaller if len(sure_boxes(smaller)) >= BIG_FEW else None
+    if len(sure_boxes(smaller)) >= BIG_FEW:
+        return smaller
+    lone = sure_found == 0 and len(found) <= 1 and len(smaller) == 1
+    return smaller if lone else None

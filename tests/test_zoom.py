@@ -232,3 +232,18 @@ def test_a_last_look_at_half_size_when_nothing_else_found_two_tiles() -> None:
     assert last_look(boxes((0, 0, 50, 70), (60, 0, 110, 70)), 384, read_at) is None  # two found: no look
     asked.clear()
     assert last_look(boxes(), 384, lambda side: boxes()) is None
+
+
+def test_a_last_look_takes_one_tile_only_where_nothing_was_found() -> None:
+    """A lone tile filling a third of the photo: nothing (or one weak box) at S, one box at half the side."""
+    from recognizer.zoom import last_look
+
+    one = boxes((100, 100, 300, 360), score=0.48)
+    assert last_look(boxes(), 384, lambda side: one) is one
+    assert last_look(boxes((90, 80, 320, 380), score=0.42), 384, lambda side: one) is one
+    # a sure tile found already, or several weak boxes, stand: one box at half the side is no better
+    assert last_look(boxes((0, 0, 50, 70), score=0.8), 384, lambda side: one) is None
+    weak = boxes((0, 0, 50, 70), (60, 0, 110, 70), score=0.45)
+    assert last_look(weak, 384, lambda side: one) is None
+    two_at_half = boxes((0, 0, 20, 30), (25, 0, 45, 30), score=0.45)
+    assert last_look(boxes(), 384, lambda side: two_at_half) is None  # two weak boxes are no lone tile
