@@ -74,7 +74,7 @@ def input_layout(
     photo, rounded up to a multiple of 32 (a pass squeezed 8x costs about an eighth), else the S x S input
     with grey around. (Measured on the 34 stretched valid photos: a 640 or 512 side for the unsqueezed axis
     was no better than S = 384.)"""
-    factor = min(max(w, h) / min(w, h), max(stretch, 1.0))
+    factor = long_side_squeeze(w, h, stretch)
     seen_w, seen_h = (w / factor, h) if w >= h else (w, h / factor)
     fit = size / max(seen_w, seen_h)
     new_w, new_h = max(1, min(size, round(seen_w * fit))), max(1, min(size, round(seen_h * fit)))
@@ -90,11 +90,17 @@ def input_layout(
     return new_w, new_h, -(-new_w // 32) * 32, -(-new_h // 32) * 32
 
 
+def long_side_squeeze(w: int, h: int, stretch: float) -> float:
+    """The factor a w x h photo's long side is squeezed by for the detector: its aspect, at most `stretch`
+    (and at least 1)."""
+    return min(max(w, h) / min(w, h), max(stretch, 1.0))
+
+
 def seen_taller(w: int, h: int, stretch: float) -> float:
     """How much taller than in a w x h photo a box looks in the detector's input: its y scale over its
     x scale (1 with the aspect kept; w / h for a photo stretched to the square)."""
-    new_w, new_h, _, _ = input_layout(w, h, 1024, stretch, None, False)
-    return (new_h / h) / (new_w / w)
+    factor = long_side_squeeze(w, h, stretch)
+    return factor if w >= h else 1 / factor
 
 
 def place(rgb: np.ndarray, canvas: int | tuple[int, int], new_w: int, new_h: int) -> np.ndarray:

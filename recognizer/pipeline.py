@@ -134,7 +134,7 @@ class Recognizer:
     def reading(self) -> Reading:
         """How the detector reads every photo under these settings (the first pass's way)."""
         s = self.settings
-        stretch = SQUARE if s.detector_stretch is None else s.detector_stretch
+        stretch = STRETCH if s.detector_stretch is None else s.detector_stretch  # resolved in __init__
         thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
         return Reading(thresholds, s.nms_iou, stretch, s.mirror_test, s.first_pass_scales)
 
@@ -161,17 +161,19 @@ class Recognizer:
             smaller = zoom_out(first, self.detector.size, max(image.rgb.shape[:2]), read_at)
             if smaller is not None:
                 return smaller
-        boxes = self.unstretched(image, first, at_size) if s.unstretch else first
+        boxes = self.unstretched(image, reading, first, at_size) if s.unstretch else first
         if s.zoom_small_tiles and boxes.squeeze is None:
             smaller = last_look(boxes, self.detector.size, read_at)
             if smaller is not None:
                 return smaller
         return boxes
 
-    def unstretched(self, image: LoadedImage, first: TileBoxes, at_size: TileBoxes) -> TileBoxes:
-        """The first pass, or a pass with the photo squeezed when its tiles look stretched (unstretch)."""
+    def unstretched(
+        self, image: LoadedImage, reading: Reading, first: TileBoxes, at_size: TileBoxes
+    ) -> TileBoxes:
+        """The first pass (read the `reading` way), or a pass with the photo squeezed when its tiles look
+        stretched (unstretch)."""
         s = self.settings
-        reading = self.reading()
         h, w = image.rgb.shape[:2]
         retried, squeeze = unstretch(  # judged on the reading at S alone (TileDetector.first_pass)
             at_size,
