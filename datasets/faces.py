@@ -116,6 +116,7 @@ ARTWORKS: dict[str, str] = {
     "procedural-western": "train",  # made from train artworks only
     "procedural-flowers": "train",
     "procedural-printed": "train",  # made here from CJK fonts of Debian packages
+    "procedural-varied": "train",  # the styles real sets use that procedural-printed does not
 }
 """Artwork name -> "train" | "heldout"; see the module docstring for why."""
 
@@ -1126,6 +1127,13 @@ def _render_printed(height: int) -> Rendered:
     return render_printed(height)
 
 
+def _render_varied(height: int) -> Rendered:
+    """procedural-varied, imported here: datasets.faces_varied builds on faces_printed."""
+    from datasets.faces_varied import render_varied
+
+    return render_varied(height)
+
+
 RENDERERS: dict[str, Callable[[int], Rendered]] = {
     "fluffystuff-regular": lambda h: render_fluffystuff("Regular", h),
     "fluffystuff-black": lambda h: render_fluffystuff("Black", h),
@@ -1138,6 +1146,7 @@ RENDERERS: dict[str, Callable[[int], Rendered]] = {
     "procedural-western": render_western,
     "procedural-flowers": render_drawn_bonus,
     "procedural-printed": _render_printed,
+    "procedural-varied": _render_varied,
 }
 """Artwork name -> renderer (height -> faces); every ARTWORKS entry has one."""
 

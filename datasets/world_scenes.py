@@ -43,7 +43,7 @@ ON_REQUEST = ("lone",)
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
 FULL_SET = 30
 """An artwork with at least this many codes can be a scene's set; smaller ones (drawn flowers) lend faces."""
-ARTWORK_WEIGHTS = {"procedural-printed": 3.0}
+ARTWORK_WEIGHTS = {"procedural-printed": 3.0, "procedural-varied": 2.0}
 """How much more often than the others an artwork is a scene's set: the printed faces vary font, ink and
 layout from face to face, so they stand for many sets."""
 DISTANCE_ZOOM = 2

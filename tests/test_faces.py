@@ -270,3 +270,25 @@ def test_printed_faces_cover_every_code_on_a_transparent_ground() -> None:
     red = rendered[[c for c, _ in rendered].index("5m")][1]
     lower = red[40:][red[40:, :, 3] > 128].astype(int)
     assert (lower[:, 0] - lower[:, 2] > 80).mean() > 0.6  # 萬 printed red below the numeral
+
+
+def test_varied_faces_cover_every_code_in_many_styles() -> None:
+    from datasets.faces_printed import fonts_for
+    from datasets.faces_varied import render_varied
+
+    if not fonts_for("萬"):
+        pytest.skip("no CJK font installed (fonts-arphic-*, fonts-noto-cjk, fonts-wqy-zenhei, ...)")
+    rendered = render_varied(64, per_code=4)
+    assert sorted(code for code, _ in rendered) == sorted(list(TILE_CODES) * 4)
+    assert ARTWORKS["procedural-varied"] == "train" and "procedural-varied" in RENDERERS
+    for code, rgba in rendered:
+        h, w = rgba.shape[:2]
+        assert rgba.dtype == np.uint8 and rgba.shape[2] == 4 and h == 64 and abs(w / h - 0.75) < 0.05, code
+        alpha = rgba[:, :, 3]
+        assert (alpha[[0, -1]] == 0).mean() > 0.8, code  # a transparent ground at the border
+        assert 0.01 < (alpha > 128).mean() < 0.7, code  # some ink, not a filled face
+    again = render_varied(64, per_code=4)
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(rendered, again, strict=True))  # seeds fixed
+    for code in ("2s", "5s", "3p", "5z"):  # one code, four different drawings: ink coverage differs
+        inked = [(rgba[:, :, 3] > 128).mean() for c, rgba in rendered if c == code]
+        assert max(inked) > 1.3 * min(inked), code
