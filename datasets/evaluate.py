@@ -21,7 +21,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ import numpy as np
 
 from datasets.audit import AUDIT_FILE, AuditMismatch, audited, load_fixes
 from datasets.row_strip import is_row_strip
+from datasets.settings_flags import add_set_flag, apply_sets
 from datasets.yolo import (
     BACK,
     DATA_ENV,
@@ -166,12 +167,17 @@ class Tally:
 
 
 def load_recognizer(
-    tool: str, models: Path | None, threads: int | None, settings: Settings | None = None
+    tool: str,
+    models: Path | None,
+    threads: int | None,
+    settings: Settings | None = None,
+    sets: Sequence[str] = (),
 ) -> Recognizer | None:
-    """The recognizer a measuring tool runs, or None once it has printed why the models would not load."""
+    """The recognizer a measuring tool runs, `settings` changed by its --set flags (`sets`), or None once
+    it has printed why the models would not load or a --set is wrong."""
     try:
-        return Recognizer(models, threads, settings)
-    except ModelError as exc:
+        return Recognizer(models, threads, apply_sets(settings or Settings(), list(sets)))
+    except (ModelError, ValueError) as exc:
         print(f"{tool}: {exc}", file=sys.stderr)
         return None
 
@@ -479,6 +485,7 @@ def main(argv: list[str] | None = None) -> int:
                              "kept; inf: every photo to the square; default: labels.json's, else "
                              "pipeline.STRETCH)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_set_flag(parser)
     args = parser.parse_args(argv)
 
     root = data_dir(args.data)
@@ -504,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
             print("evaluate: --pad must lie between 0 and 0.5", file=sys.stderr)
             return 2
         settings = replace(settings, crop_pad=args.pad)
-    recognizer = load_recognizer("evaluate", args.models, args.threads, settings)
+    recognizer = load_recognizer("evaluate", args.models, args.threads, settings, args.set)
     if recognizer is None:
         return 2
     settings = recognizer.settings  # the threshold resolved from labels.json

@@ -20,6 +20,7 @@ import numpy as np
 from datasets.evaluate import load_recognizer
 from datasets.evaluate_world import scene_kinds, write_report
 from datasets.mine_negatives import read_negatives
+from datasets.settings_flags import add_set_flag
 from datasets.yolo import LABELS, read_folder
 from recognizer.classifier import split_not_a_tile
 from recognizer.imageio import load_image
@@ -99,11 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--limit", type=int, default=None, help="only the first N scenes")
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_set_flag(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_crops")
     if kinds is None:
         return 2
-    recognizer = load_recognizer("evaluate_crops", args.models, args.threads)
+    recognizer = load_recognizer("evaluate_crops", args.models, args.threads, sets=args.set)
     if recognizer is None:
         return 2
     out = report(args.folder, kinds, recognizer, args.limit)

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from datasets.evaluate import Tally, iou_matrix, load_recognizer, match
+from datasets.settings_flags import add_set_flag
 from datasets.yolo import LABELS, PROJECT_ROOT, Sample, read_folder
 from recognizer.annotate import annotate
 from recognizer.detections import Detections
@@ -641,9 +642,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vis", type=Path, help="write the worst riichi-rows photos annotated here")
     parser.add_argument("--worst", type=int, default=6, help="how many photos --vis writes")
     parser.add_argument("--json", type=Path, help="write all numbers to this file")
+    add_set_flag(parser)
     args = parser.parse_args(argv)
 
-    recognizer = load_recognizer("evaluate_external", args.models, args.threads)
+    recognizer = load_recognizer("evaluate_external", args.models, args.threads, sets=args.set)
     if recognizer is None:
         return 2
     out: dict[str, Any] = {

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from datasets.evaluate import Tally, evaluate, landscape_12mp, load_recognizer
+from datasets.settings_flags import add_set_flag
 from datasets.yolo import LABELS, read_folder
 from recognizer.pipeline import Recognizer, Settings
 
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         "--not-a-tile-min", type=float, default=None, help="drop boxes read as no tile this surely"
     )
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_set_flag(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_world")
     if kinds is None:
@@ -158,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.not_a_tile_min is not None:
         settings = replace(settings, not_a_tile_min=args.not_a_tile_min)
-    recognizer = load_recognizer("evaluate_world", args.models, args.threads, settings)
+    recognizer = load_recognizer("evaluate_world", args.models, args.threads, settings, args.set)
     if recognizer is None:
         return 2
     out = report(args.folder, kinds, recognizer, args.limit, args.twelve_mp)

@@ -16,6 +16,7 @@ from PIL import Image
 
 from datasets.evaluate import load_recognizer
 from datasets.evaluate_world import write_report
+from datasets.settings_flags import add_set_flag
 from datasets.yolo import CLASS_TO_LABEL, LABELS, parse_label_line
 from recognizer.imageio import LoadedImage
 
@@ -68,8 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_set_flag(ap)
     args = ap.parse_args(argv)
-    recognizer = load_recognizer("lone_tiles", args.models, args.threads)
+    recognizer = load_recognizer("lone_tiles", args.models, args.threads, sets=args.set)
     if recognizer is None:
         return 2
     out: dict[str, dict[str, object]] = {}
