@@ -33,6 +33,10 @@ Artworks (sources installed at training time only; rendered faces are cached und
   万, 伍), 東南西北 (sometimes 东, an E S W N / O Z W N corner letter), red 中, green 發 / 发, a blue framed
   white dragon, 梅蘭菊竹 and 春夏秋冬 with a numeral 1-4 / 一二三四 in any ink (a picture in most), ringed
   circles and jointed bamboo sticks at the standard layouts, a bird on 1s; stroke weight and inks jittered.
+- procedural-varied (datasets/faces_varied.py): the same codes in the styles procedural-printed lacks:
+  bamboo in five stick styles, bird glyphs (Symbola) and peacocks on 1s, coins, flat discs and flowers
+  for circles, white dragons in many frames, Latin winds, bonus tiles with any picture (their own, another
+  bonus tile's, a Symbola glyph), so that the numeral and the character decide.
 
 Split (ARTWORKS): held out are whole artworks, so that a model's score on them measures generalisation to
 tile sets it never saw, with every one of the 42 codes in both splits:
