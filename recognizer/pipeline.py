@@ -22,7 +22,7 @@ from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
-from recognizer.unstretch import unstretch
+from recognizer.unstretch import may_be_stretched, unstretch
 from recognizer.zoom import last_look, zoom_in, zoom_out
 
 STRETCH = 4 / 3
@@ -76,7 +76,8 @@ class Settings:
     # (recognizer/face_down.py: the middle two tiles of a concealed kong; felt between spaced tiles is not)
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
-    unstretch: bool = True  # retry photos whose tiles look stretched (recognizer/unstretch.py)
+    unstretch: bool = True  # retry square photos whose tiles look stretched (recognizer/unstretch.py;
+    # a phone photo, never square, is never retried: unstretch.may_be_stretched)
     shapes_as_seen: bool = True  # ... judging box shapes as the detector sees them (the photo stretched to
     # its square input), so a 4:3 photo's slivers look as slivers as in the square photo they came from
     one_way_rows: bool = True  # tiles found in a squeezed retry are all read upright or all sideways,
@@ -161,7 +162,9 @@ class Recognizer:
             smaller = zoom_out(first, self.detector.size, max(image.rgb.shape[:2]), read_at)
             if smaller is not None:
                 return smaller
-        boxes = self.unstretched(image, reading, first, at_size) if s.unstretch else first
+        h, w = image.rgb.shape[:2]
+        retry = s.unstretch and may_be_stretched(w, h)
+        boxes = self.unstretched(image, reading, first, at_size) if retry else first
         if s.zoom_small_tiles and boxes.squeeze is None:
             smaller = last_look(boxes, self.detector.size, read_at)
             if smaller is not None:

@@ -6,6 +6,7 @@ about 3:4, finds few of them or only pieces. When the first pass finds such shap
 detector is run again with the photo squeezed along one axis by a few factors, and the pass with the most
 confident tiles wins if it clearly beats the first one, unless its boxes are the parts of tiles the first
 pass already holds (`parts_of_tiles`: the circles, sticks and edges of a big lone tile read as slivers).
+Only square photos are retried (`may_be_stretched`): stretching to a square is the exporters' habit.
 """
 
 from __future__ import annotations
@@ -37,6 +38,16 @@ ordinary valid photos (datasets/row_strip.py, seed 11) have 1236 -> 1363 of 1838
 fully right; the valid split 6488 -> 6504 tiles right, the same photos fully right."""
 PART_INSIDE = 0.8
 """A squeezed pass's box at least this share inside a first-pass box lies in that tile (parts_of_tiles)."""
+SQUARE_TOLERANCE = 0.02
+"""A photo whose sides differ by at most this share is square (may_be_stretched)."""
+
+
+def may_be_stretched(width: int, height: int) -> bool:
+    """Whether a photo can be a crop stretched to a square: only a square photo can. A phone photo (4:3,
+    16:9) never takes the squeezed retry, whose false wins cost close-ups and clutter dearly (world tune
+    scenes with the retry off: close-up tile F1 0.724 -> 0.841, clutter 0.878 -> 0.890; benchmarks/
+    RESULTS.md, session 10), while valid's stretched row strips, all square exports, need it."""
+    return abs(width - height) <= SQUARE_TOLERANCE * max(width, height, 1)
 
 
 def stretched_axes(boxes: TileBoxes, seen: float = 1.0) -> tuple[Literal["x", "y"], ...]:

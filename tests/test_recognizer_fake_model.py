@@ -202,7 +202,9 @@ def test_the_retry_is_judged_on_the_reading_at_s_alone(
     flexible = write_fake_models(tmp_path / "flexible", flexible=True)
     settings = Settings(turns="none", square_band=1.0, first_pass_scales=(1.0, 0.5))
     fake = Recognizer(flexible, threads=1, settings=settings)
-    rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)])
+    rgb = _photo(
+        [(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)], (256, 256)
+    )  # square: only a square photo may have been stretched (unstretch.may_be_stretched)
     stretch = fake.reading().stretch
     merged, at_size = fake.detector.first_pass(rgb, Reading(0.4, 0.5, stretch, True, (1.0, 0.5)))
     expected_merged = fake.detector.detect(rgb, Reading(0.4, 0.5, stretch, True, (1.0, 0.5)))
@@ -219,11 +221,32 @@ def test_the_retry_is_judged_on_the_reading_at_s_alone(
         return real_unstretch(first, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "unstretch", spy)
-    found = fake.detect(LoadedImage(rgb, 256, 192, 1.0))
+    found = fake.detect(LoadedImage(rgb, 256, 256, 1.0))
     assert len(judged) == 1
     alone = fake.detector.detect(rgb, replace(fake.reading(), scales=(1.0,)))
     np.testing.assert_array_equal(judged[0].xyxy, alone.xyxy)
     assert found.squeeze is None and len(found) == 3
+
+
+def test_only_a_square_photo_takes_the_squeezed_retry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone photo (4:3 here) is never judged for stretching; the same tiles in a square photo are."""
+    settings = Settings(turns="none", square_band=1.0, first_pass_scales=(1.0, 0.5))
+    fake = Recognizer(write_fake_models(tmp_path / "m", flexible=True), threads=1, settings=settings)
+    judged: list[TileBoxes] = []
+    real_unstretch = pipeline.unstretch
+
+    def spy(first: TileBoxes, *args: object) -> object:
+        judged.append(first)
+        return real_unstretch(first, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "unstretch", spy)
+    tiles = [(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)]
+    oblong = fake.detect(LoadedImage(_photo(tiles), 256, 192, 1.0))
+    assert judged == [] and len(oblong) == 3
+    square = fake.detect(LoadedImage(_photo(tiles, (256, 256)), 256, 256, 1.0))
+    assert len(judged) == 1 and len(square) == 3
 
 
 def test_scale_merge_matches_cells_keeps_the_highest_and_converts_sizes() -> None:

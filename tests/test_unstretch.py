@@ -162,3 +162,12 @@ def test_pieces_of_stretched_tiles_do_not_add_to_a_pass_s_confidence() -> None:
     plain = TileBoxes(xyxy, squeezed.score, squeezed.back)  # the first pass: every box counts
     assert confidence_mass(plain) == pytest.approx(2.0)
     assert confidence_mass(TileBoxes(xyxy[:0], np.zeros(0, np.float32), np.zeros(0, bool), ("y", 5.0))) == 0
+
+
+def test_only_square_photos_may_be_stretched() -> None:
+    from recognizer.unstretch import may_be_stretched
+
+    assert may_be_stretched(640, 640) and may_be_stretched(1000, 985) and may_be_stretched(985, 1000)
+    assert not may_be_stretched(640, 480) and not may_be_stretched(480, 640)
+    assert not may_be_stretched(4032, 3024) and not may_be_stretched(1000, 970)
+    assert may_be_stretched(0, 0)  # nothing to tell: as before the check
