@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,6 +46,9 @@ from datasets.faces_printed import (
 )
 from recognizer.labels import BONUS
 
+if TYPE_CHECKING:
+    from PIL import ImageDraw, ImageFont
+
 PICTURE_FONT = FONTS["font-symbola"]
 BIRDS = "🐦🐓🦃🐧🕊🦆🐤🐥"
 FLOWER_GLYPHS = "🌸🌹🌺🌻🌼🌷💮🏵❀✿❁❃❋✾🎋🎍"
@@ -53,10 +57,12 @@ SEASON_GLYPHS = "☀🌞❄☃⛄🍁🍂🍃🌱🌿🌾🌲🌳⛅🌙"
 INK_NAMES = ("black", "blue", "red", "green", "darkgreen")
 LATIN_WINDS = {"1z": "EO", "2z": "SZ", "3z": "WW", "4z": "NN"}  # English, Dutch
 Draw = Callable[..., None]
+Point = tuple[float, float]
+Ink = tuple[int, int, int]
 
 
 @functools.cache
-def _picture_font(size: int):  # type: ignore[no-untyped-def]
+def _picture_font(size: int) -> ImageFont.FreeTypeFont | None:
     """Symbola at `size` px, None when fonts-symbola is not installed."""
     from PIL import ImageFont
 
@@ -93,7 +99,7 @@ def _axis(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float,
     return ax, ay, (bx - ax) / length, (by - ay) / length, length
 
 
-def stick_line(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
+def stick_line(d: ImageDraw.ImageDraw, a: Point, b: Point, width: float, ink: Ink) -> None:
     """A thin stick: a line with a tick across at each joint."""
     ax, ay, ux, uy, length = _axis(a, b)
     d.line((a, b), fill=ink, width=max(2, round(width * 0.35)))
@@ -106,7 +112,7 @@ def stick_line(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
         )
 
 
-def stick_outline(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
+def stick_outline(d: ImageDraw.ImageDraw, a: Point, b: Point, width: float, ink: Ink) -> None:
     """A hollow stick: its outline and the joints across."""
     ax, ay, ux, uy, length = _axis(a, b)
     half, pen = width / 2, max(2, round(width * 0.16))
@@ -118,7 +124,7 @@ def stick_outline(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
         d.line(((cx - nx, cy - ny), (cx + nx, cy + ny)), fill=ink, width=pen)
 
 
-def stick_fat(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
+def stick_fat(d: ImageDraw.ImageDraw, a: Point, b: Point, width: float, ink: Ink) -> None:
     """A short, fat stick of two rounded segments (the sticks of some sets are barely longer than wide)."""
     ax, ay, ux, uy, length = _axis(a, b)
     mid = (ax + ux * length * 0.5, ay + uy * length * 0.5)
@@ -131,7 +137,7 @@ def stick_fat(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def stick_bar(d, a, b, width, ink) -> None:  # type: ignore[no-untyped-def]
+def stick_bar(d: ImageDraw.ImageDraw, a: Point, b: Point, width: float, ink: Ink) -> None:
     """A plain bar with round ends."""
     d.line((a, b), fill=ink, width=round(width))
     r = width / 2
@@ -201,7 +207,7 @@ def varied_bamboo(p: Printer, n: int) -> None:
 # ---------------------------------------------------------------- circles
 
 
-def coin(d, c, r, ink, accent, style: int) -> None:  # type: ignore[no-untyped-def]
+def coin(d: ImageDraw.ImageDraw, c: Point, r: float, ink: Ink, accent: Ink, style: int) -> None:
     """One circle in style 0 coin (square hole), 1 flat disc, 2 plain ring, 3 double ring, 4 flower."""
     x, y = c
     ground = (240, 235, 222)
