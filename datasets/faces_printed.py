@@ -426,7 +426,7 @@ def print_bamboo(p: Printer, n: int) -> None:
 # ---------------------------------------------------------------- the artwork
 
 
-def _needs(code: str) -> str:
+def needs(code: str) -> str:
     """The CJK characters a code's face is printed with ("" for drawn-only faces)."""
     n, suit = int(code[0]), code[1]
     if suit == "m":
@@ -447,7 +447,7 @@ def render_printed(height: int, per_code: int = 8) -> Rendered:
         return []
     out: Rendered = []
     for c, code in enumerate(TILE_CODES):
-        need = _needs(code)
+        need = needs(code)
         fonts = fonts_for(need) if need else fonts_for("東")
         if not fonts:
             continue

@@ -25,7 +25,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from datasets.faces import FONTS, TILE_CODES, Rendered, chinese_numeral, draw_flower, draw_season, text_mask
+from datasets.faces import (
+    FONTS,
+    GROUND,
+    INKS,
+    TILE_CODES,
+    Rendered,
+    chinese_numeral,
+    draw_flower,
+    draw_season,
+    text_mask,
+)
 from datasets.faces_printed import (
     FLOWERS,
     NUMERALS,
@@ -34,6 +44,7 @@ from datasets.faces_printed import (
     SEASONS,
     SOU_LAYOUTS,
     SOU_RED,
+    WIND_LETTERS,
     WINDS,
     Box,
     Printer,
@@ -41,6 +52,7 @@ from datasets.faces_printed import (
     _jitter,
     bird,
     fonts_for,
+    needs,
     pin_colours,
     stick,
 )
@@ -54,8 +66,7 @@ BIRDS = "🐦🐓🦃🐧🕊🦆🐤🐥"
 FLOWER_GLYPHS = "🌸🌹🌺🌻🌼🌷💮🏵❀✿❁❃❋✾🎋🎍"
 SEASON_GLYPHS = "☀🌞❄☃⛄🍁🍂🍃🌱🌿🌾🌲🌳⛅🌙"
 """Symbola pictures drawn on 1s and on the flowers and seasons (any picture on any bonus tile)."""
-INK_NAMES = ("black", "blue", "red", "green", "darkgreen")
-LATIN_WINDS = {"1z": "EO", "2z": "SZ", "3z": "WW", "4z": "NN"}  # English, Dutch
+INK_NAMES = tuple(INKS)
 Draw = Callable[..., None]
 Point = tuple[float, float]
 Ink = tuple[int, int, int]
@@ -132,7 +143,7 @@ def stick_fat(d: ImageDraw.ImageDraw, a: Point, b: Point, width: float, ink: Ink
         d.line((p0, p1), fill=ink, width=round(width * 1.3))
     d.line(
         ((mid[0] - uy * width, mid[1] + ux * width), (mid[0] + uy * width, mid[1] - ux * width)),
-        fill=(240, 235, 222),
+        fill=GROUND,
         width=max(2, round(width * 0.15)),
     )
 
@@ -210,13 +221,12 @@ def varied_bamboo(p: Printer, n: int) -> None:
 def coin(d: ImageDraw.ImageDraw, c: Point, r: float, ink: Ink, accent: Ink, style: int) -> None:
     """One circle in style 0 coin (square hole), 1 flat disc, 2 plain ring, 3 double ring, 4 flower."""
     x, y = c
-    ground = (240, 235, 222)
     pen = max(2, round(r * 0.18))
     if style == 0:
         d.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=pen)
         d.ellipse((x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7), fill=accent)
         s = r * 0.25
-        d.rectangle((x - s, y - s, x + s, y + s), fill=ground)
+        d.rectangle((x - s, y - s, x + s, y + s), fill=GROUND)
     elif style == 1:
         d.ellipse((x - r, y - r, x + r, y + r), fill=ink)
     elif style == 2:
@@ -318,7 +328,7 @@ def varied_honour(p: Printer, code: str) -> None:
     rng = p.rng
     if code in WINDS:
         if rng.random() < 0.25:
-            letter = LATIN_WINDS[code][int(rng.random() < 0.4)]
+            letter = WIND_LETTERS[code][int(rng.random() < 0.4)]
             _blend(p.canvas, text_mask(letter, 140, rng), _ink(p), (0.12, 0.12, 0.88, 0.88))
         else:
             p.char(WINDS[code], _ink(p), (0.08, 0.1, 0.92, 0.92), variant=0.2)
@@ -379,18 +389,6 @@ def varied_bonus(p: Printer, n: int, kind: str) -> None:
         p.char((FLOWERS if kind == "f" else SEASONS)[n - 1], _ink(p), char_box, variant=0.3)
 
 
-def _needs(code: str) -> str:
-    """The CJK characters a code's face may be printed with."""
-    n, suit = int(code[0]), code[1]
-    if suit == "m":
-        return NUMERALS[n - 1] + "萬"
-    if code in WINDS:
-        return WINDS[code]
-    if code in BONUS:
-        return (FLOWERS if suit == "f" else SEASONS)[n - 1]
-    return {"6z": "發", "7z": "中"}.get(code, "東")
-
-
 def render_varied(height: int, per_code: int = 8) -> Rendered:
     """procedural-varied: `per_code` faces of each of the 42 codes, fonts rotated by variant; [] without
     Pillow or a CJK font."""
@@ -400,7 +398,7 @@ def render_varied(height: int, per_code: int = 8) -> Rendered:
         return []
     out: Rendered = []
     for c, code in enumerate(TILE_CODES):
-        fonts = fonts_for(_needs(code))
+        fonts = fonts_for(needs(code) or "東")  # drawn-only faces: any font that prints CJK
         if not fonts:
             continue
         n, suit = int(code[0]), code[1]
