@@ -4,6 +4,7 @@ faces are cut and cached as promised (a tiny bank from the CC0 FluffyStuff SVGs)
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -21,6 +22,7 @@ from datasets.faces import (
     UNICODE_CODES,
     UNICODE_FIRST,
     WESTERN_BASES,
+    Rendered,
     add_index,
     artworks_of,
     cached_faces,
@@ -251,44 +253,47 @@ def test_drawn_flowers_and_seasons_cover_the_eight_bonus_codes() -> None:
         assert (rgba[:19, :, 3] > 100).any()  # the numeral, at the top
 
 
-def test_printed_faces_cover_every_code_on_a_transparent_ground() -> None:
-    from datasets.faces_printed import fonts_for, render_printed
+def assert_procedural_artwork(
+    artwork: str, render: Callable[[], Rendered], per_code: int, clear_border: float, min_ink: float
+) -> Rendered:
+    """A procedural train artwork's 64 px faces (`render()`): every code `per_code` times, RGBA at 3:4,
+    at least `clear_border` of the top and bottom rows transparent, between `min_ink` and 0.7 inked, the
+    same faces when rendered again (seeds fixed). Returns them; skips without a CJK font."""
+    from datasets.faces_printed import fonts_for
 
     if not fonts_for("萬"):
         pytest.skip("no CJK font installed (fonts-arphic-*, fonts-noto-cjk, fonts-wqy-zenhei, ...)")
-    rendered = render_printed(64, per_code=2)
-    assert sorted(code for code, _ in rendered) == sorted(list(TILE_CODES) * 2)
-    assert ARTWORKS["procedural-printed"] == "train" and "procedural-printed" in RENDERERS
+    rendered = render()
+    assert sorted(code for code, _ in rendered) == sorted(list(TILE_CODES) * per_code)
+    assert ARTWORKS[artwork] == "train" and artwork in RENDERERS
     for code, rgba in rendered:
         h, w = rgba.shape[:2]
         assert rgba.dtype == np.uint8 and rgba.shape[2] == 4 and h == 64 and abs(w / h - 0.75) < 0.05, code
         alpha = rgba[:, :, 3]
-        assert (alpha[[0, -1]] == 0).mean() > 0.9, code  # a transparent ground at the border
-        assert 0.02 < (alpha > 128).mean() < 0.7, code  # some ink, not a filled face
-    again = render_printed(64, per_code=2)
+        assert (alpha[[0, -1]] == 0).mean() > clear_border, code  # a transparent ground at the border
+        assert min_ink < (alpha > 128).mean() < 0.7, code  # some ink, not a filled face
+    again = render()
     assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(rendered, again, strict=True))  # seeds fixed
+    return rendered
+
+
+def test_printed_faces_cover_every_code_on_a_transparent_ground() -> None:
+    from datasets.faces_printed import render_printed
+
+    rendered = assert_procedural_artwork(
+        "procedural-printed", lambda: render_printed(64, per_code=2), 2, clear_border=0.9, min_ink=0.02
+    )
     red = rendered[[c for c, _ in rendered].index("5m")][1]
     lower = red[40:][red[40:, :, 3] > 128].astype(int)
     assert (lower[:, 0] - lower[:, 2] > 80).mean() > 0.6  # 萬 printed red below the numeral
 
 
 def test_varied_faces_cover_every_code_in_many_styles() -> None:
-    from datasets.faces_printed import fonts_for
     from datasets.faces_varied import render_varied
 
-    if not fonts_for("萬"):
-        pytest.skip("no CJK font installed (fonts-arphic-*, fonts-noto-cjk, fonts-wqy-zenhei, ...)")
-    rendered = render_varied(64, per_code=4)
-    assert sorted(code for code, _ in rendered) == sorted(list(TILE_CODES) * 4)
-    assert ARTWORKS["procedural-varied"] == "train" and "procedural-varied" in RENDERERS
-    for code, rgba in rendered:
-        h, w = rgba.shape[:2]
-        assert rgba.dtype == np.uint8 and rgba.shape[2] == 4 and h == 64 and abs(w / h - 0.75) < 0.05, code
-        alpha = rgba[:, :, 3]
-        assert (alpha[[0, -1]] == 0).mean() > 0.8, code  # a transparent ground at the border
-        assert 0.01 < (alpha > 128).mean() < 0.7, code  # some ink, not a filled face
-    again = render_varied(64, per_code=4)
-    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(rendered, again, strict=True))  # seeds fixed
+    rendered = assert_procedural_artwork(
+        "procedural-varied", lambda: render_varied(64, per_code=4), 4, clear_border=0.8, min_ink=0.01
+    )
     for code in ("2s", "5s", "3p", "5z"):  # one code, four different drawings: ink coverage differs
         inked = [(rgba[:, :, 3] > 128).mean() for c, rgba in rendered if c == code]
         assert max(inked) > 1.3 * min(inked), code

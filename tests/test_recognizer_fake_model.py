@@ -194,6 +194,19 @@ def test_a_smaller_reading_is_merged_onto_the_main_grid(tmp_path: Path) -> None:
         fake.detector.raw_outputs(rgb, Reading(stretch=SQUARE, scales=(1.0, 0.5)), ("y", 2.0))
 
 
+def judged_for_stretching(monkeypatch: pytest.MonkeyPatch) -> list[TileBoxes]:
+    """The first-pass boxes the pipeline hands to unstretch from now on, in call order (it still runs)."""
+    judged: list[TileBoxes] = []
+    real_unstretch = pipeline.unstretch
+
+    def spy(first: TileBoxes, *args: object) -> object:
+        judged.append(first)
+        return real_unstretch(first, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "unstretch", spy)
+    return judged
+
+
 def test_the_retry_is_judged_on_the_reading_at_s_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -213,14 +226,7 @@ def test_the_retry_is_judged_on_the_reading_at_s_alone(
     np.testing.assert_array_equal(at_size.xyxy, expected_at_size.xyxy)
     np.testing.assert_array_equal(at_size.score, expected_at_size.score)
     assert not np.array_equal(merged.xyxy, at_size.xyxy)  # the smaller reading changed the sizes
-    judged: list[TileBoxes] = []
-    real_unstretch = pipeline.unstretch
-
-    def spy(first: TileBoxes, *args: object) -> object:
-        judged.append(first)
-        return real_unstretch(first, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "unstretch", spy)
+    judged = judged_for_stretching(monkeypatch)
     found = fake.detect(LoadedImage(rgb, 256, 256, 1.0))
     assert len(judged) == 1
     alone = fake.detector.detect(rgb, replace(fake.reading(), scales=(1.0,)))
@@ -234,14 +240,7 @@ def test_only_a_square_photo_takes_the_squeezed_retry(
     """A phone photo (4:3 here) is never judged for stretching; the same tiles in a square photo are."""
     settings = Settings(turns="none", square_band=1.0, first_pass_scales=(1.0, 0.5))
     fake = Recognizer(write_fake_models(tmp_path / "m", flexible=True), threads=1, settings=settings)
-    judged: list[TileBoxes] = []
-    real_unstretch = pipeline.unstretch
-
-    def spy(first: TileBoxes, *args: object) -> object:
-        judged.append(first)
-        return real_unstretch(first, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "unstretch", spy)
+    judged = judged_for_stretching(monkeypatch)
     tiles = [(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 1.0, 0.0, True)]
     oblong = fake.detect(LoadedImage(_photo(tiles), 256, 192, 1.0))
     assert judged == [] and len(oblong) == 3
