@@ -162,9 +162,7 @@ class Recognizer:
             smaller = zoom_out(first, self.detector.size, max(image.rgb.shape[:2]), read_at)
             if smaller is not None:
                 return smaller
-        h, w = image.rgb.shape[:2]
-        retry = s.unstretch and may_be_stretched(w, h)
-        boxes = self.unstretched(image, reading, first, at_size) if retry else first
+        boxes = self.unstretched(image, reading, first, at_size) if s.unstretch else first
         if s.zoom_small_tiles and boxes.squeeze is None:
             smaller = last_look(boxes, self.detector.size, read_at)
             if smaller is not None:
@@ -175,9 +173,11 @@ class Recognizer:
         self, image: LoadedImage, reading: Reading, first: TileBoxes, at_size: TileBoxes
     ) -> TileBoxes:
         """The first pass (read the `reading` way), or a pass with the photo squeezed when its tiles look
-        stretched (unstretch)."""
+        stretched (unstretch); only a square photo can be (unstretch.may_be_stretched)."""
         s = self.settings
         h, w = image.rgb.shape[:2]
+        if not may_be_stretched(w, h):
+            return first
         retried, squeeze = unstretch(  # judged on the reading at S alone (TileDetector.first_pass)
             at_size,
             lambda squeeze: self.detector.detect(image.rgb, reading.once(), squeeze),
