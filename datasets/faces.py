@@ -11,8 +11,9 @@ Artworks (sources installed at training time only; rendered faces are cached und
   element hidden: the pixels that change are the element, wherever its clones and transforms put it (what
   `rsvg-convert --export-id` gets wrong for classic). jade renders empty, egypt and alphabet draw pictures
   and letters instead of tile faces: left out.
-- font-symbola, font-noto: the Unicode Mahjong Tiles block (U+1F000-1F029) from Symbola and Noto Sans
-  Symbols 2, cut to the inside of the glyph's tile outline, the one-colour ink recoloured as sets print
+- font-symbola, font-noto, font-freeserif, font-unifont: the Unicode Mahjong Tiles block (U+1F000-1F029)
+  from Symbola, Noto Sans Symbols 2, GNU FreeSerif and GNU Unifont (a 16-pixel bitmap font), cut to the
+  inside of the glyph's tile outline, the one-colour ink recoloured as sets print
   (red 萬, green bamboo, mixed circles, ...), two colourings per code.
 - gnome-smooth, gnome-postmodern (gnome-mahjongg, GPL-2+) and xmahjongg-dorothys, -dorwhite, -gnome,
   -gnome2, -real (xmahjongg, GPL-2+; real = photographed tiles): grids of whole tiles; each face is cut
@@ -86,6 +87,8 @@ KMAHJONGG_DIR = TILESET_DIR
 FONTS = {
     "font-symbola": Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
     "font-noto": Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"),
+    "font-freeserif": Path("/usr/share/fonts/truetype/freefont/FreeSerif.ttf"),  # fonts-freefont-ttf
+    "font-unifont": Path("/usr/share/fonts/opentype/unifont/unifont_upper.otf"),  # fonts-unifont
 }
 RENDER_VERSION = 1
 """Bump when a renderer changes: cached faces of an older version are rendered again."""
@@ -110,6 +113,8 @@ ARTWORKS: dict[str, str] = {
     "kmahjongg-classic": "heldout",  # a full set in its own style (万, trees, lizards, letter indices)
     "font-symbola": "train",
     "font-noto": "heldout",  # the other Unicode font: the font look is trained on Symbola only
+    "font-freeserif": "train",  # GNU FreeSerif's own drawing of the block
+    "font-unifont": "train",  # GNU Unifont: 16-pixel bitmap glyphs, blocky when large
     "gnome-smooth": "train",
     "gnome-postmodern": "heldout",  # flat vector art, its own bonus pictures
     "xmahjongg-dorothys": "heldout",  # pixel art with every flower and season named on it
@@ -1146,6 +1151,8 @@ RENDERERS: dict[str, Callable[[int], Rendered]] = {
     "kmahjongg-classic": lambda h: render_kmahjongg("classic", h),
     "font-symbola": lambda h: render_font("font-symbola", h),
     "font-noto": lambda h: render_font("font-noto", h),
+    "font-freeserif": lambda h: render_font("font-freeserif", h),
+    "font-unifont": lambda h: render_font("font-unifont", h),
     **{name: functools.partial(render_sheet, name) for name in SHEETS},
     "procedural-western": render_western,
     "procedural-flowers": render_drawn_bonus,

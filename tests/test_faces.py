@@ -165,9 +165,11 @@ def test_tiny_fluffystuff_bank_is_split_cached_and_read_back(
         cached_faces("fluffystuff-regular", 40, tmp_path)  # another height is rendered anew
 
 
-@pytest.mark.skipif(not FONTS["font-noto"].is_file(), reason="fonts-noto-core (Noto Sans Symbols 2) absent")
-def test_font_faces_cover_all_42_codes_in_colour() -> None:
-    rendered = RENDERERS["font-noto"](40)
+@pytest.mark.parametrize("artwork", ["font-noto", "font-freeserif"])
+def test_font_faces_cover_all_42_codes_in_colour(artwork: str) -> None:
+    if not FONTS[artwork].is_file():
+        pytest.skip(f"{FONTS[artwork]} absent (Debian fonts-noto-core / fonts-freefont-ttf)")
+    rendered = RENDERERS[artwork](40)
     assert sorted({code for code, _ in rendered}) == sorted(TILE_CODES)
     by_code = {code: rgba for code, rgba in rendered}
     five = by_code["5m"]
@@ -176,6 +178,19 @@ def test_font_faces_cover_all_42_codes_in_colour() -> None:
     assert (lower[:, 0].astype(int) - lower[:, 2] > 80).mean() > 0.8  # 萬 printed red
     # the outline is gone: no ink along the face's border
     assert not (by_code["1z"][:, :, 3][[0, -1]] > 128).any()
+
+
+@pytest.mark.skipif(not FONTS["font-unifont"].is_file(), reason="fonts-unifont absent")
+def test_unifont_faces_are_its_bitmaps_drawn_large() -> None:
+    rendered = RENDERERS["font-unifont"](48)
+    assert sorted({code for code, _ in rendered}) == sorted(TILE_CODES)
+    by_code = {code: rgba for code, rgba in rendered}
+    alpha = by_code["9s"][:, :, 3]
+    # a 16-pixel glyph drawn 48 high: ink comes in blocks, so nearly every pixel matches its right
+    # neighbour (0.75 for the outline fonts)
+    inked = alpha > 128
+    assert (inked[:, 1:] == inked[:, :-1]).mean() > 0.85 and inked.mean() > 0.1
+    assert not (by_code["1z"][:, :, 3][[0, -1]] > 128).any()  # the glyph's tile outline is cut away
 
 
 def test_every_sheet_layout_fits_its_grid_and_names_each_code_at_most_once() -> None:
