@@ -44,6 +44,18 @@ def onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
     return convs
 
 
+def classifier_shape(path: Path) -> tuple[int, int]:
+    """(outputs, width) of an exported TileClassifier, read off its last layer: 43 labels or 44 with "not a
+    tile", and the width whose last stage has 6 x width channels (v8 32, v9 48)."""
+    if not path.is_file():
+        raise SystemExit(f"{path}: no such model file")
+    weight, _ = onnx_convs(path)[-1]
+    outputs, channels = weight.shape
+    if channels % 6:
+        raise SystemExit(f"{path}: last layer takes {channels} channels, not a TileClassifier's 6 x width")
+    return int(outputs), channels // 6
+
+
 def layers_in_run_order(model: nn.Module, example: torch.Tensor) -> list[nn.Module]:
     """Conv2d and Linear modules in the order a forward pass runs them (the ONNX graph's order)."""
     order: list[nn.Module] = []
@@ -128,13 +140,20 @@ def main(argv: list[str] | None = None) -> int:
     det_in = torch.rand(1, 3, 128, 160)
     det = load_folded(TileDetector(), models / "detector.onnx", det_in)
     cls_in = torch.rand(2, 3, 64, 48)
-    cls = load_folded(TileClassifier(len(LABELS)), models / "classifier.onnx", cls_in)
+    outputs, width = classifier_shape(models / "classifier.onnx")
+    cls = load_folded(TileClassifier(outputs, width), models / "classifier.onnx", cls_in)
+    train_args = {"detector": {}, "classifier": {"width": width, "not_a_tile": outputs > len(LABELS)}}
     for name, model, example, is_det in (("detector", det, det_in, True), ("classifier", cls, cls_in, False)):
         diff = max_difference(model, models / f"{name}.onnx", example, is_det)
         if diff > 1e-3:
             raise SystemExit(f"{name}: torch and ONNX differ by {diff:.2e}; the layer order did not match")
         torch.save(
-            {"model": model.state_dict(), "epoch": -1, "source": str(models / f"{name}.onnx")},
+            {
+                "model": model.state_dict(),
+                "epoch": -1,
+                "args": train_args[name],
+                "source": str(models / f"{name}.onnx"),
+            },
             out / f"{name}.pt",
         )
         print(f"{name}: max |torch - onnx| = {diff:.2e} -> {out / f'{name}.pt'}")

@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--noise", type=float, default=0.01, help="spread of the noise on copied weights")
     args = ap.parse_args(argv)
+    if not args.checkpoint.is_file():
+        raise SystemExit(f"{args.checkpoint}: no such checkpoint")
     checkpoint = torch.load(args.checkpoint, weights_only=False)
     state = widen_state(checkpoint["model"], args.width, args.seed, args.noise)
     train_args = {**checkpoint.get("args", {}), "width": args.width}
