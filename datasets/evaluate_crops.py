@@ -64,7 +64,9 @@ def report(
         negatives = mined.get(sample.image.stem, np.zeros((0, 4), np.float32))
         boxes = np.concatenate([sample.boxes, negatives]) * np.float32(image.scale)
         probs, not_tile = split_not_a_tile(  # tiles and negatives in one run of the classifier
-            recognizer.classifier.probabilities(image.rgb, boxes, s.turns, s.combine, s.square_band),
+            recognizer.classifier.probabilities(
+                image.rgb, boxes, s.turns, s.combine, s.square_band, s.flip_below
+            ),
             recognizer.classifier.rejects,
         )
         rejected = not_tile >= s.not_a_tile_min

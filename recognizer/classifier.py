@@ -202,10 +202,38 @@ class TileClassifier:
         turns: TurnMode = "landscape",
         combine: Combine = "mean",
         square_band: float = 1.0,
+        flip_below: float = 1.0,
     ) -> np.ndarray:
-        """(n, columns) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined."""
-        batch, owner = self.views(rgb, xyxy, turns, square_band)
+        """(n, columns) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined. With "max",
+        a tile read at least `flip_below` sure the first way up is not also read turned over: no view of
+        it could then win by much, and the turned-over reads are half the classifier's work."""
+        plans = [view_plan(box, turns, square_band) for box in xyxy]
+        if combine != "max" or flip_below >= 1.0:
+            return self.read_views(rgb, xyxy, plans, combine)
+        first = [[view for view in plan if not view[1]] for plan in plans]
+        probs, owner = self.view_rows(rgb, xyxy, first)
+        sure = combine_views(probs, owner, len(xyxy), "max").max(axis=1, initial=0.0) >= flip_below
+        turned = [
+            [] if done else [view for view in plan if view[1]] for plan, done in zip(plans, sure, strict=True)
+        ]
+        more, more_owner = self.view_rows(rgb, xyxy, turned)
+        return combine_views(
+            np.concatenate([probs, more]), np.concatenate([owner, more_owner]), len(xyxy), "max"
+        )
+
+    def view_rows(
+        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities of every planned view (one row each) and the box each row belongs to."""
+        batch, owner = self.batch(rgb, xyxy, plans)
         probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.columns), np.float32)
+        return probs, owner
+
+    def read_views(
+        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]], combine: Combine
+    ) -> np.ndarray:
+        """(n, columns): every planned view read in one batch and combined."""
+        probs, owner = self.view_rows(rgb, xyxy, plans)
         return combine_views(probs, owner, len(xyxy), combine)
 
     def row_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray, voters: int | None = None) -> np.ndarray:
