@@ -160,12 +160,6 @@ class TileClassifier:
         self.columns = output_columns(session, classes, rejects)
         self.fixed_batch = fixed_batch(session)
 
-    def views(
-        self, rgb: np.ndarray, xyxy: np.ndarray, turns: TurnMode, square_band: float = 1.0
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """All crops as an [M, 3, H, W] float32 batch, and for each crop the index of its tile."""
-        return self.batch(rgb, xyxy, [view_plan(box, turns, square_band) for box in xyxy])
-
     def batch(
         self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -208,18 +202,18 @@ class TileClassifier:
         a tile read at least `flip_below` sure the first way up is not also read turned over: no view of
         it could then win by much, and the turned-over reads are half the classifier's work."""
         plans = [view_plan(box, turns, square_band) for box in xyxy]
-        if combine != "max" or flip_below >= 1.0:
-            return self.read_views(rgb, xyxy, plans, combine)
-        first = [[view for view in plan if not view[1]] for plan in plans]
-        probs, owner = self.view_rows(rgb, xyxy, first)
-        sure = combine_views(probs, owner, len(xyxy), "max").max(axis=1, initial=0.0) >= flip_below
-        turned = [
-            [] if done else [view for view in plan if view[1]] for plan, done in zip(plans, sure, strict=True)
-        ]
-        more, more_owner = self.view_rows(rgb, xyxy, turned)
-        return combine_views(
-            np.concatenate([probs, more]), np.concatenate([owner, more_owner]), len(xyxy), "max"
-        )
+        if combine == "max" and flip_below < 1.0:
+            first = [[view for view in plan if not view[1]] for plan in plans]
+            probs, owner = self.view_rows(rgb, xyxy, first)
+            sure = combine_views(probs, owner, len(xyxy), "max").max(axis=1, initial=0.0) >= flip_below
+            plans = [
+                [] if done else [v for v in plan if v[1]] for plan, done in zip(plans, sure, strict=True)
+            ]
+            more, more_owner = self.view_rows(rgb, xyxy, plans)
+            probs, owner = np.concatenate([probs, more]), np.concatenate([owner, more_owner])
+        else:
+            probs, owner = self.view_rows(rgb, xyxy, plans)
+        return combine_views(probs, owner, len(xyxy), combine)
 
     def view_rows(
         self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
@@ -228,13 +222,6 @@ class TileClassifier:
         batch, owner = self.batch(rgb, xyxy, plans)
         probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.columns), np.float32)
         return probs, owner
-
-    def read_views(
-        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]], combine: Combine
-    ) -> np.ndarray:
-        """(n, columns): every planned view read in one batch and combined."""
-        probs, owner = self.view_rows(rgb, xyxy, plans)
-        return combine_views(probs, owner, len(xyxy), combine)
 
     def row_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray, voters: int | None = None) -> np.ndarray:
         """(n, columns) probabilities for the tiles of a stretched photo (one row of tiles stretched to a
@@ -245,10 +232,8 @@ class TileClassifier:
 
     def all_view_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """(n, 4, columns) probabilities of every box read in each of ALL_VIEWS."""
-        if not len(xyxy):
-            return np.zeros((0, len(ALL_VIEWS), self.columns), np.float32)
-        batch, _ = self.batch(rgb, xyxy, [ALL_VIEWS] * len(xyxy))
-        return softmax(self.logits(batch)).reshape(len(xyxy), len(ALL_VIEWS), self.columns)
+        probs, _ = self.view_rows(rgb, xyxy, [ALL_VIEWS] * len(xyxy))
+        return probs.reshape(len(xyxy), len(ALL_VIEWS), self.columns)
 
 
 ALL_VIEWS: list[View] = [(False, False), (False, True), (True, False), (True, True)]

@@ -329,7 +329,8 @@ def test_test_time_turns(model_dir: Path) -> None:
     rgb[120:160, 156:212] = (255, 0, 0)
     boxes = np.array([[16, 16, 56, 72], [100, 120, 212, 160]], np.float32)
     for turns, views in (("none", 2), ("landscape", 3), ("all", 4)):
-        batch, owner = classifier.views(rgb, boxes, turns)  # type: ignore[arg-type]
+        plans = [view_plan(box, turns) for box in boxes]  # type: ignore[arg-type]
+        batch, owner = classifier.batch(rgb, boxes, plans)
         assert len(batch) == views and owner.tolist()[:1] == [0]
     square = np.array([0, 0, 50, 45], np.float32)
     assert view_plan(square, "landscape") == [(True, False), (True, True)]
