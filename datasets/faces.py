@@ -90,7 +90,7 @@ FONTS = {
     "font-freeserif": Path("/usr/share/fonts/truetype/freefont/FreeSerif.ttf"),  # fonts-freefont-ttf
     "font-unifont": Path("/usr/share/fonts/opentype/unifont/unifont_upper.otf"),  # fonts-unifont
 }
-RENDER_VERSION = 1
+RENDER_VERSION = 2
 """Bump when a renderer changes: cached faces of an older version are rendered again."""
 
 

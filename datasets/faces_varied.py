@@ -10,7 +10,9 @@ the classifier learns what a tile says rather than how one artwork draws it.
 - winds in any ink, sometimes as the big Latin letter a Western set prints; dragons framed or not, the
   white dragon as one of many frames (rounded, dashed, nested, corner hooks) in blue, black, green or red;
 - flowers and seasons whose picture is as often a Symbola glyph or another tile's drawing as their own,
-  so that the numeral and the character (梅蘭菊竹 / 春夏秋冬) decide, as they do on a set never seen.
+  so that the numeral and the character (梅蘭菊竹 / 春夏秋冬) decide, as they do on a set never seen;
+  four times as many of each as of the other codes (32, not 8), so that no picture is seen often enough
+  to be learnt as the answer.
 
 Drawn at 2x on ivory with Pillow and keyed out to ink, like procedural-printed (whose helpers it uses).
 Seeds are fixed. Symbola (Debian fonts-symbola) is the train font artwork, so its pictures stay on the
@@ -389,9 +391,10 @@ def varied_bonus(p: Printer, n: int, kind: str) -> None:
         p.char((FLOWERS if kind == "f" else SEASONS)[n - 1], _ink(p), char_box, variant=0.3)
 
 
-def render_varied(height: int, per_code: int = 8) -> Rendered:
-    """procedural-varied: `per_code` faces of each of the 42 codes, fonts rotated by variant; [] without
-    Pillow or a CJK font."""
+def render_varied(height: int, per_code: int = 8, bonus_per_code: int = 32) -> Rendered:
+    """procedural-varied: `per_code` faces of each of the 42 codes (`bonus_per_code` of each flower and
+    season: their pictures vary most from set to set, so more of them leave the numeral and the character
+    to decide), fonts rotated by variant; [] without Pillow or a CJK font."""
     try:
         import PIL  # noqa: F401
     except ImportError:
@@ -402,7 +405,7 @@ def render_varied(height: int, per_code: int = 8) -> Rendered:
         if not fonts:
             continue
         n, suit = int(code[0]), code[1]
-        for k in range(per_code):
+        for k in range(bonus_per_code if code in BONUS else per_code):
             rng = np.random.default_rng([31, c, k])
             p = Printer(height, fonts[(k * 3 + c) % len(fonts)], rng)
             if suit == "m":

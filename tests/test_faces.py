@@ -4,6 +4,7 @@ faces are cut and cached as promised (a tiny bank from the CC0 FluffyStuff SVGs)
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from datasets.faces import (
     render_drawn_bonus,
     swap_inks,
 )
+from recognizer.labels import BONUS
 
 NUMBERS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
 SUIT_NAMES = {"CHARACTERS": "m", "CIRCLES": "p", "BAMBOOS": "s"}
@@ -307,8 +309,25 @@ def test_varied_faces_cover_every_code_in_many_styles() -> None:
     from datasets.faces_varied import render_varied
 
     rendered = assert_procedural_artwork(
-        "procedural-varied", lambda: render_varied(64, per_code=4), 4, clear_border=0.8, min_ink=0.01
+        "procedural-varied",
+        lambda: render_varied(64, per_code=4, bonus_per_code=4),
+        4,
+        clear_border=0.8,
+        min_ink=0.01,
     )
     for code in ("2s", "5s", "3p", "5z"):  # one code, four different drawings: ink coverage differs
         inked = [(rgba[:, :, 3] > 128).mean() for c, rgba in rendered if c == code]
         assert max(inked) > 1.3 * min(inked), code
+
+
+def test_varied_bonus_faces_come_more_often_than_the_others() -> None:
+    from datasets.faces_varied import render_varied
+
+    rendered = render_varied(48, per_code=1, bonus_per_code=6)
+    if not rendered:
+        pytest.skip("no Pillow or no CJK font installed")
+    counts = Counter(code for code, _ in rendered)
+    assert {code: n for code, n in counts.items() if n != 1} == dict.fromkeys(BONUS, 6)
+    for code in ("1f", "4y"):  # six drawings of one flower or season, no two alike
+        faces = [rgba for c, rgba in rendered if c == code]
+        assert len({rgba.tobytes() for rgba in faces}) == 6, code
