@@ -14,8 +14,8 @@ def conv_bn(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
 
 
 class TileClassifier(nn.Module):
-    """Plain 5-stage CNN on 3x64x48 crops -> 43 logits (~0.85 M parameters at width 32; the shipped v9 is
-    width 48, 1.9 M, made from a width-32 network by datasets.widen)."""
+    """Plain 5-stage CNN on 3x64x48 crops -> 43 logits (~0.85 M parameters at width 32; v9 and v10 are
+    width 48, 1.9 M, v9 made from a width-32 network by datasets.widen)."""
 
     def __init__(self, num_classes: int = 43, width: int = 32) -> None:
         super().__init__()
