@@ -31,6 +31,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from datasets.settings_flags import add_set_flag  # noqa: E402
 from datasets.yolo import CLASS_TO_LABEL, LABELS, data_dir, parse_label_line  # noqa: E402
 
 PEER_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
@@ -61,12 +62,14 @@ print(json.dumps({"times": times, "found": found, "rss_loaded_kb": rss_loaded, "
 """
 
 
-def our_worker(paths: list[str], models: str | None, threads: int | None) -> dict[str, Any]:
-    """Runs in a subprocess: load models, warm up, time load_image + recognize per photo."""
+def our_worker(paths: list[str], models: str | None, threads: int | None, sets: list[str]) -> dict[str, Any]:
+    """Runs in a subprocess: load models, warm up, time load_image + recognize per photo (Settings with
+    the --set changes)."""
+    from datasets.settings_flags import apply_sets
     from recognizer import LABELS as OUR_LABELS
-    from recognizer import Recognizer, load_image
+    from recognizer import Recognizer, Settings, load_image
 
-    recognizer = Recognizer(Path(models) if models else None, threads)
+    recognizer = Recognizer(Path(models) if models else None, threads, apply_sets(Settings(), sets))
     recognizer.recognize(load_image(paths[0]))
     rss_loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tracemalloc.start()
@@ -190,11 +193,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None, help="our ONNX Runtime threads (default: ORT's)")
     parser.add_argument("--peer-python", default="/tmp/peer/bin/python", help="python of the peer's venv")
     parser.add_argument("--json", type=Path, help="write the numbers here")
+    add_set_flag(parser)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--paths", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker == "ours":
-        print(json.dumps(our_worker(json.loads(args.paths), args.models, args.threads)))
+        print(json.dumps(our_worker(json.loads(args.paths), args.models, args.threads, args.set)))
         return 0
 
     pairs = source_photos(args.photos)
@@ -214,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             cmd = [sys.executable, __file__, "--worker", "ours", "--paths", paths]
             cmd += ["--models", args.models] if args.models else []
             cmd += ["--threads", str(args.threads)] if args.threads else []
+            cmd += [f"--set={item}" for item in args.set]
             try:
                 results = {"ours": run_json(cmd)}
             except RuntimeError as exc:
