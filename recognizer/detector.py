@@ -39,19 +39,10 @@ class Reading:
     # contract's letterbox; SQUARE: always stretched to S x S; see input_layout)
     mirror: bool = False
     scales: tuple[float, ...] = (1.0,)
-    unsure: tuple[float, float] | None = None  # the mirrored view and the other sides only when the
-    # plain reading at S has a peak between these multiples of a channel's threshold (unsure_peaks);
-    # None: always
 
     def once(self) -> Reading:
         """This reading without the mirrored view and the merged sides: one run of the model."""
         return replace(self, mirror=False, scales=(1.0,))
-
-    def channel_threshold(self, channel: int) -> float:
-        """The peak threshold of detector channel `channel` (0 face-up, 1 face-down)."""
-        if isinstance(self.threshold, float | int):
-            return float(self.threshold)
-        return float(self.threshold[min(channel, len(self.threshold) - 1)])
 
 
 @dataclass
@@ -142,28 +133,6 @@ def peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
     return rows, cols
 
 
-FEW_TILES = 3
-"""A plain reading with fewer tiles than this always gets the second look (unsure_peaks): a lone tile may
-peak below the band at one size and above the threshold at another."""
-
-
-def unsure_peaks(heatmap: np.ndarray, reading: Reading, band: tuple[float, float]) -> bool:
-    """Whether a heatmap ([C, GH, GW]) has a peak between band[0] and band[1] times its channel's
-    threshold (a tile the detector is unsure of, or a thing it half takes for one), or fewer than
-    FEW_TILES peaks above the thresholds: where a second look (mirrored, at another size) can decide; a
-    photo of tiles whose peaks are all clear of the band needs none."""
-    found = 0
-    for channel in range(heatmap.shape[0]):
-        heat = np.ascontiguousarray(heatmap[channel], dtype=np.float32)
-        threshold = reading.channel_threshold(channel)
-        rows, cols = peaks(heat, band[0] * threshold)
-        values = heat[rows, cols]
-        if np.any(values < band[1] * threshold):
-            return True
-        found += int(np.count_nonzero(values >= threshold))
-    return found < FEW_TILES
-
-
 def decode(
     heatmap: np.ndarray,
     size: np.ndarray,
@@ -248,19 +217,13 @@ class TileDetector:
     ) -> tuple[Outputs, Outputs]:
         """The merged outputs of raw_outputs and those of the reading at S alone (the same object when
         there is nothing to merge)."""
+        main = self._read(rgb, reading, squeeze, self.size)
         sides = [scaled_side(self.size, k) for k in reading.scales]
-        others = [side for side in sides if side != self.size] if self.flexible else []
-        if others and squeeze is not None:
-            raise ValueError("scales are for plain passes; a squeezed pass reads at S only")
-        if reading.unsure is not None and (reading.mirror or others):
-            plain = self._read(rgb, reading.once(), squeeze, self.size)
-            if not unsure_peaks(plain[0], reading, reading.unsure):
-                return plain, plain
-            main = self._read(rgb, reading, squeeze, self.size, plain)
-        else:
-            main = self._read(rgb, reading, squeeze, self.size)
-        if not others:
+        others = [side for side in sides if side != self.size]
+        if not others or not self.flexible:
             return main, main
+        if squeeze is not None:
+            raise ValueError("scales are for plain passes; a squeezed pass reads at S only")
         reads = [self._read(rgb, reading, None, side) for side in others]
         heatmap, size = scale_merge(
             main[0], main[1], [(r[0], r[1], self.size / side) for r, side in zip(reads, others, strict=True)]
@@ -268,16 +231,8 @@ class TileDetector:
         heatmap[1] = main[0][1]  # face-down tiles: S's reading alone (the smaller one loses them)
         return (heatmap, size, main[2], main[3]), main
 
-    def _read(
-        self,
-        rgb: np.ndarray,
-        reading: Reading,
-        squeeze: Squeeze | None,
-        side: int,
-        plain: Outputs | None = None,
-    ) -> Outputs:
-        """One reading of the photo with an input of side `side` (see raw_outputs); `plain`, the same
-        input's outputs already read without the mirror, spares running it again."""
+    def _read(self, rgb: np.ndarray, reading: Reading, squeeze: Squeeze | None, side: int) -> Outputs:
+        """One reading of the photo with an input of side `side` (see raw_outputs)."""
         h, w = rgb.shape[:2]
         new_w, new_h, canvas_w, canvas_h = input_layout(w, h, side, reading.stretch, squeeze, self.flexible)
         tensor = place(rgb, (canvas_w, canvas_h), new_w, new_h)
@@ -285,11 +240,6 @@ class TileDetector:
         if not reading.mirror:
             heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: tensor[None]})
             return heatmap[0], size[0], offset[0], ratio
-        if plain is not None:
-            mirrored = np.ascontiguousarray(tensor[None, :, :, ::-1])
-            heatmap, size, offset = self.session.run(list(OUTPUTS), {INPUTS[0]: mirrored})
-            pairs = (np.stack([p, m[0]]) for p, m in zip(plain[:3], (heatmap, size, offset), strict=True))
-            return *mirror_average(*pairs), ratio
         views = np.stack([tensor, tensor[:, :, ::-1]])
         if self.fixed_batch is not None:
             runs = [self.session.run(list(OUTPUTS), {INPUTS[0]: views[k : k + 1]}) for k in range(2)]

@@ -55,9 +55,6 @@ class Settings:
     # (detector.scale_merge: a tile centre seen at either size counts). Valid, audited: hands 0.766 ->
     # 0.778 (12 MP 0.734 -> 0.772), tile P/R 0.984/0.984 -> 0.986/0.987; synthetic kongs' hands 0.453 ->
     # 0.496. Averaging instead of the highest, and other sides (256-448), measured in benchmarks/RESULTS.md
-    second_look_band: tuple[float, ...] | None = None  # (low, high): the mirrored view and the other
-    # first-pass sides are read only when the plain reading has a peak between low and high times its
-    # channel's threshold (detector.unsure_peaks); None: always
     crop_pad: float | None = None  # classifier crops: the box grown by this share on each side; None:
     # labels.json's "pad" (0.175: v6 is trained there, -0.04/+0.06). v4, trained at 0.1, chose it on valid,
     # audited, hands fully right (640 px / 12 MP): 0.1 124/122, 0.15 126/124, 0.175 129/128, 0.2 125/127
@@ -143,9 +140,7 @@ class Recognizer:
         s = self.settings
         stretch = STRETCH if s.detector_stretch is None else s.detector_stretch  # resolved in __init__
         thresholds = (s.threshold or DEFAULT_THRESHOLD, s.back_threshold)
-        band = s.second_look_band
-        unsure = None if band is None else (float(band[0]), float(band[1]))
-        return Reading(thresholds, s.nms_iou, stretch, s.mirror_test, s.first_pass_scales, unsure)
+        return Reading(thresholds, s.nms_iou, stretch, s.mirror_test, s.first_pass_scales)
 
     def detect(self, image: LoadedImage) -> TileBoxes:
         """Tile boxes in the pixels of `image.rgb` (not yet classified)."""
