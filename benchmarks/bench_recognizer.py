@@ -31,8 +31,9 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from datasets.settings_flags import add_set_flag  # noqa: E402
+from datasets.settings_flags import add_set_flag, apply_sets  # noqa: E402
 from datasets.yolo import CLASS_TO_LABEL, LABELS, data_dir, parse_label_line  # noqa: E402
+from recognizer.pipeline import Settings  # noqa: E402
 
 PEER_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
 RIICHI_KINDS = {code for code in LABELS if code[-1] in "mpsz"}
@@ -65,9 +66,8 @@ print(json.dumps({"times": times, "found": found, "rss_loaded_kb": rss_loaded, "
 def our_worker(paths: list[str], models: str | None, threads: int | None, sets: list[str]) -> dict[str, Any]:
     """Runs in a subprocess: load models, warm up, time load_image + recognize per photo (Settings with
     the --set changes)."""
-    from datasets.settings_flags import apply_sets
     from recognizer import LABELS as OUR_LABELS
-    from recognizer import Recognizer, Settings, load_image
+    from recognizer import Recognizer, load_image
 
     recognizer = Recognizer(Path(models) if models else None, threads, apply_sets(Settings(), sets))
     recognizer.recognize(load_image(paths[0]))
@@ -200,6 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker == "ours":
         print(json.dumps(our_worker(json.loads(args.paths), args.models, args.threads, args.set)))
         return 0
+    try:  # a wrong --set is told before any photo is made or timed, not as the worker's traceback
+        apply_sets(Settings(), args.set)
+    except ValueError as exc:
+        print(f"bench_recognizer: {exc}", file=sys.stderr)
+        return 2
 
     pairs = source_photos(args.photos)
     peer_problem = peer_available(args.peer_python)
