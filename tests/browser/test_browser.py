@@ -136,6 +136,19 @@ def total_shown(browser: WebDriver) -> str | None:
     return values[0] if values else None
 
 
+def choose_winning_tile(browser: WebDriver, code: str) -> bool:
+    """Type `code` into the visible winning-tile picker; False while there is none yet."""
+    pickers = [
+        e
+        for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid='stSelectbox']")
+        if e.is_displayed() and "Winnende steen" in e.text
+    ]
+    if not pickers:
+        return False
+    pickers[0].find_element(By.CSS_SELECTOR, "input").send_keys(code, Keys.ENTER)
+    return True
+
+
 def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> None:
     driver.get(app_url)
     wait_until(driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the sample photo")
@@ -164,16 +177,10 @@ def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> N
         ),
         "the corrected hand in the notation box",
     )
-    picker = wait_until(
-        driver,
-        lambda b: [
-            e
-            for e in b.find_elements(By.CSS_SELECTOR, "[data-testid='stSelectbox']")
-            if e.is_displayed() and "Winnende steen" in e.text
-        ],
-        "the winning-tile picker",
-    )[0]
-    picker.find_element(By.CSS_SELECTOR, "input").send_keys("1z", Keys.ENTER)
+    wait_idle(driver)
+    # The page may still redraw after the correction: find the picker and type in one step, again if the
+    # element went stale under us (a rerun replaced it).
+    wait_until(driver, lambda b: choose_winning_tile(b, "1z"), "the winning-tile picker")
 
     codes = parse_tiles(HAND)
     tiles = [TileRead(c) for c in codes if c[1] in "mpsz"]
