@@ -208,17 +208,18 @@ def match(found: np.ndarray, confidence: np.ndarray, truth: np.ndarray) -> list[
 Variant = Callable[[np.ndarray, np.ndarray], tuple[bytes, np.ndarray]]
 
 
-def _jpeg(rgb: np.ndarray, orientation: int | None = None) -> bytes:
+def jpeg_bytes(rgb: np.ndarray, orientation: int | None = None, quality: int = 92) -> bytes:
+    """The photo as JPEG bytes, as a phone stores it (with an EXIF orientation when given)."""
     from PIL import Image
 
     buf = io.BytesIO()
     image = Image.fromarray(rgb)
     if orientation is None:
-        image.save(buf, "JPEG", quality=92)
+        image.save(buf, "JPEG", quality=quality)
     else:
         exif = Image.Exif()
         exif[ORIENTATION] = orientation
-        image.save(buf, "JPEG", quality=92, exif=exif.tobytes())
+        image.save(buf, "JPEG", quality=quality, exif=exif.tobytes())
     return buf.getvalue()
 
 
@@ -233,26 +234,26 @@ def _stretched(rgb: np.ndarray, boxes: np.ndarray, width: int, height: int) -> t
 def landscape_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
     """Un-stretched to 4:3 and upscaled to 4032x3024, as a phone's landscape photo."""
     big, truth = _stretched(rgb, boxes, 4032, 3024)
-    return _jpeg(big), truth
+    return jpeg_bytes(big), truth
 
 
 def portrait_exif_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
     """The same photo stored as 3024x4032 pixels with EXIF orientation 6 (shown turned 90° clockwise)."""
     big, truth = _stretched(rgb, boxes, 4032, 3024)
     stored = np.ascontiguousarray(np.rot90(big, k=1))  # turned counter-clockwise; EXIF 6 turns it back
-    return _jpeg(stored, orientation=6), truth
+    return jpeg_bytes(stored, orientation=6), truth
 
 
 def square_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
     """Upscaled to 3464x3464 (12 MP) keeping the stored square aspect: resolution alone, no aspect change."""
     big, truth = _stretched(rgb, boxes, 3464, 3464)
-    return _jpeg(big), truth
+    return jpeg_bytes(big), truth
 
 
 def wide_12mp(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
     """Re-stretched by 1.33 more: 4032x2268 (16:9), as if the original was a wide photo."""
     big, truth = _stretched(rgb, boxes, 4032, 2268)
-    return _jpeg(big), truth
+    return jpeg_bytes(big), truth
 
 
 VARIANTS: dict[str, Variant] = {

@@ -13,7 +13,7 @@ valid split measure the runtime on the dataset it was tuned on; a held-out folde
 from __future__ import annotations
 
 import argparse
-import io
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -21,10 +21,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
 
 from datasets.audit import AuditMismatch, audited, load_fixes
-from datasets.evaluate import Variant, evaluate, load_recognizer
+from datasets.evaluate import Variant, evaluate, jpeg_bytes, load_recognizer
 from datasets.row_strip import is_row_strip
 from datasets.yolo import data_dir, placeholder_labelled, read_folder, read_split
 
@@ -32,11 +31,14 @@ FRAME = (4032, 3024)
 """The 12 MP landscape frame of the `far` conditions."""
 
 
-def jpeg(rgb: np.ndarray, quality: int = 92) -> bytes:
-    """The photo as JPEG bytes, as a phone stores it."""
-    buf = io.BytesIO()
-    Image.fromarray(rgb).save(buf, "JPEG", quality=quality)
-    return buf.getvalue()
+@functools.cache
+def table() -> np.ndarray:
+    """The brown table of the `far` conditions, FRAME sized (the same for every photo: made once)."""
+    width, height = FRAME
+    noise = np.random.default_rng(1).normal(0, 6, (height, width, 3))
+    out = np.clip(np.array([120, 95, 70]) + noise, 0, 255).astype(np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 def far(fraction: float) -> Variant:
@@ -44,9 +46,7 @@ def far(fraction: float) -> Variant:
 
     def variant(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
         width, height = FRAME
-        rng = np.random.default_rng(1)
-        table = np.clip(np.array([120, 95, 70]) + rng.normal(0, 6, (height, width, 3)), 0, 255)
-        canvas = table.astype(np.uint8)
+        canvas = table().copy()
         h, w = rgb.shape[:2]
         nw = round(width * fraction)
         scale = nw / w
@@ -54,7 +54,7 @@ def far(fraction: float) -> Variant:
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
         x, y = (width - nw) // 2, (height - nh) // 2
         canvas[y : y + nh, x : x + nw] = cv2.resize(rgb, (nw, nh), interpolation=interp)
-        return jpeg(canvas), boxes * scale + np.array([x, y, x, y], np.float32)
+        return jpeg_bytes(canvas), boxes * scale + np.array([x, y, x, y], np.float32)
 
     return variant
 
@@ -70,7 +70,9 @@ def turned(quarters: int) -> Variant:
             2: (w - x1, h - y1, w - x0, h - y0),
             3: (h - y1, x0, h - y0, x1),
         }[quarters]
-        return jpeg(np.ascontiguousarray(np.rot90(rgb, k=quarters))), np.stack(moved, 1).astype(np.float32)
+        return jpeg_bytes(np.ascontiguousarray(np.rot90(rgb, k=quarters))), np.stack(moved, 1).astype(
+            np.float32
+        )
 
     return variant
 
@@ -93,7 +95,9 @@ def tilted(degrees: float) -> Variant:
         centre = np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2, np.ones(len(boxes))]
         cx, cy = (centre @ turn.T).T
         ew, eh = (bw + bw * cos + bh * sin) / 2, (bh + bw * sin + bh * cos) / 2
-        return jpeg(out), np.stack([cx - ew / 2, cy - eh / 2, cx + ew / 2, cy + eh / 2], 1).astype(np.float32)
+        return jpeg_bytes(out), np.stack([cx - ew / 2, cy - eh / 2, cx + ew / 2, cy + eh / 2], 1).astype(
+            np.float32
+        )
 
     return variant
 
@@ -103,7 +107,7 @@ def lit(change: Callable[[np.ndarray], np.ndarray], quality: int = 92) -> Varian
 
     def variant(rgb: np.ndarray, boxes: np.ndarray) -> tuple[bytes, np.ndarray]:
         out = np.clip(change(rgb.astype(np.float32)), 0, 255).astype(np.uint8)
-        return jpeg(out, quality), boxes
+        return jpeg_bytes(out, quality=quality), boxes
 
     return variant
 

@@ -51,11 +51,16 @@ MIN_GAIN = 1.5
 """Zoom only where a window is at most the photo's long side over this (else there are no pixels to gain)."""
 
 MAX_WINDOWS = 6
-
-DOUBT_ZOOM = True
-DOUBT_SHRINK = 0.75
-DOUBT_MORE = 1.2
 """At most this many zoomed windows; a wider spread of tiles is read at less zoom."""
+
+DOUBT_SHRINK = 0.75
+"""Tiles under ZOOM_TARGET input pixels may be smaller than the first pass says (tiles of ~10 input pixels
+come out as boxes holding two): such a photo, when it has the pixels, is read at twice the zoom at least,
+and where the first pass's tiles measure SMALL_TILE or more that reading is taken only when its tiles come
+out at most this share of the first pass's size ..."""
+
+DOUBT_MORE = 1.2
+"""... or it finds this many times the first pass's sure tiles; otherwise the first pass stands."""
 
 
 def sure_boxes(boxes: TileBoxes) -> TileBoxes:
@@ -177,9 +182,9 @@ def zoom_in(
         side = round(side * 1.25)
         windows = cover(region, rgb.shape, side, overlap)
     zoomed = read_windows(rgb, windows, overlap, read_full, iou)
-    if len(sure_boxes(zoomed)) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
-        return searched
     sure_zoomed = sure_boxes(zoomed)
+    if len(sure_zoomed) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
+        return searched
     if (
         doubt
         and small_side(sure_zoomed) > DOUBT_SHRINK * tile
