@@ -1,8 +1,6 @@
 """Tiles read at the size the detector knows. A photo whose tiles come out small in the detector's input (a
 hand filling a fifth of a 12 MP frame, a row seen from across the table) is read again in square windows
-around the tiles, each zoomed so a tile is about as large as the detector was trained on (at least twice
-when the first pass's tiles are near that size: tiles half that size come out in boxes holding two,
-keeping the zoomed reading only where it shows the tiles were smaller or finds more); a close-up whose
+around the tiles, each zoomed so a tile is about as large as the detector was trained on; a close-up whose
 tiles come out big (a tile a third of the frame) is read again at a smaller input; a photo where the first
 pass finds almost nothing is first searched in windows of half the photo's short side (photos large enough
 that such a window is at least the detector's input).
@@ -52,15 +50,6 @@ MIN_GAIN = 1.5
 
 MAX_WINDOWS = 6
 """At most this many zoomed windows; a wider spread of tiles is read at less zoom."""
-
-DOUBT_SHRINK = 0.75
-"""Tiles under ZOOM_TARGET input pixels may be smaller than the first pass says (tiles of ~10 input pixels
-come out as boxes holding two): such a photo, when it has the pixels, is read at twice the zoom at least,
-and where the first pass's tiles measure SMALL_TILE or more that reading is taken only when its tiles come
-out at most this share of the first pass's size ..."""
-
-DOUBT_MORE = 1.2
-"""... or it finds this many times the first pass's sure tiles; otherwise the first pass stands."""
 
 
 def sure_boxes(boxes: TileBoxes) -> TileBoxes:
@@ -166,12 +155,7 @@ def zoom_in(
             return None
     tile = small_side(coarse)
     side = max(round(tile * input_side / ZOOM_TARGET), 32)
-    in_input = tile * input_side / max(h, w)
-    room = max(h, w) // 2 >= input_side  # a window of half the photo still has the input's pixels
-    doubt = room and SMALL_TILE <= in_input < ZOOM_TARGET  # small or not: the zoomed reading tells
-    if room and in_input < ZOOM_TARGET:
-        side = min(side, max(h, w) // 2)  # boxes of tiles this small may hold two: zoom at least twice
-    if not doubt and (in_input >= SMALL_TILE or side * MIN_GAIN > max(h, w)):
+    if tile * input_side / max(h, w) >= SMALL_TILE or side * MIN_GAIN > max(h, w):
         return searched  # big enough, or a photo with too few pixels to gain by zooming
     overlap = round(2.5 * tile)
     lo = coarse.xyxy[:, :2].min(axis=0) - 2 * tile
@@ -182,15 +166,8 @@ def zoom_in(
         side = round(side * 1.25)
         windows = cover(region, rgb.shape, side, overlap)
     zoomed = read_windows(rgb, windows, overlap, read_full, iou)
-    sure_zoomed = sure_boxes(zoomed)
-    if len(sure_zoomed) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
+    if len(sure_boxes(zoomed)) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
         return searched
-    if (
-        doubt
-        and small_side(sure_zoomed) > DOUBT_SHRINK * tile
-        and len(sure_zoomed) < DOUBT_MORE * len(coarse)
-    ):
-        return searched  # the tiles were the size the first pass said, and it found them
     return zoomed
 
 

@@ -1,5 +1,5 @@
 """Small tiles read as close-ups (recognizer/zoom.py): the window geometry, and real photos of hands shrunk
-to a fifth, and to a third or more, of a 12 MP frame read as their labels say."""
+to a fifth of a 12 MP frame read as their labels say."""
 
 from __future__ import annotations
 
@@ -105,33 +105,6 @@ def test_small_tiles_are_read_again_zoomed_around_them() -> None:
     assert sorted(map(tuple, zoomed.xyxy.round().astype(int).tolist())) == placed
 
 
-def test_a_first_pass_whose_boxes_each_hold_two_tiles_is_read_zoomed_twice() -> None:
-    """Tiles of ~9 input pixels come out of the detector as boxes about twice their size, which alone would
-    say they are big enough (18 px); the photo is read at twice the zoom and the small tiles found are
-    taken."""
-    rgb, placed = row_photo(45)  # 45 px of 2016: under 9 pixels of the 384 px input
-    blurred = boxes(*[(x, 680, x + 96, 800) for x in range(990, 1660, 96)])  # 96 px: 18 input px
-    read: list[tuple[int, ...]] = []
-
-    def full(crop: np.ndarray) -> TileBoxes:
-        read.append(crop.shape)
-        return white_tiles(crop)
-
-    zoomed = zoom_in(rgb, blurred, 384, full, full, 0.5)
-    assert read and all(shape[0] <= 2016 // 2 for shape in read)
-    assert zoomed is not None
-    assert sorted(map(tuple, zoomed.xyxy.round().astype(int).tolist())) == placed
-
-
-def test_a_first_pass_whose_tiles_are_the_size_it_says_stands() -> None:
-    """Tiles really 19 input pixels wide: read at twice the zoom they come out the same size and no more
-    of them, so the first pass stands."""
-    rgb, _ = row_photo(100, count=8)
-    first = white_tiles(rgb)
-    zoomed = zoom_in(rgb, first, 384, white_tiles, white_tiles, 0.5)
-    assert zoomed is None
-
-
 def test_nothing_found_is_searched_in_windows_then_zoomed() -> None:
     rgb, placed = row_photo(20)
     calls = {"plain": 0, "full": 0}
@@ -176,20 +149,6 @@ def test_a_hand_filling_a_fifth_of_a_12mp_photo_reads_as_its_labels(name: str) -
     if name in NOTHING_ELSE:
         assert Counter(found.codes) == Counter(codes)
     assert len(Recognizer(settings=Settings(zoom_small_tiles=False)).recognize(image)) < len(codes) // 2
-
-
-@pytest.mark.skipif(not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}")
-@pytest.mark.parametrize("fraction", [0.3, 0.4])
-@pytest.mark.parametrize("name", ["hand1", "hand3", "hand6"])
-def test_a_hand_filling_a_third_of_a_12mp_photo_reads_as_its_labels(name: str, fraction: float) -> None:
-    """Between a fifth and a half of the frame the first pass sees tiles of 10-20 input pixels, in boxes
-    that may hold two: the zoomed reading still finds every tile (hand6, 36 tiles in three rows, lost 4 of
-    them at 0.4 and 28 at 0.35 when the first pass's size was believed)."""
-    _, codes = truth(name)
-    found = Recognizer().recognize(load_image(_shrunk_onto_12mp(name, fraction)))
-    assert not Counter(codes) - Counter(found.codes)
-    if name in NOTHING_ELSE:
-        assert Counter(found.codes) == Counter(codes)
 
 
 ROW = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z"]
