@@ -1,6 +1,10 @@
 """Tiles read at the size the detector knows. A photo whose tiles come out small in the detector's input (a
 hand filling a fifth of a 12 MP frame, a row seen from across the table) is read again in square windows
-around the tiles, each zoomed so a tile is about as large as the detector was trained on; a close-up whose
+around the tiles, each zoomed so a tile is about as large as the detector was trained on. Where the first
+pass's tiles are near that size already (the doubt band), the photo is read at twice the zoom at least, as
+tiles half that size come out in boxes of two or are missed; the zoomed reading is kept only where it
+splits the first pass's boxes or finds clearly more tiles (judged on boxes' places and counts, not on
+their sizes, which depend on how a detector scales its boxes). A close-up whose
 tiles come out big (a tile a third of the frame) is read again at a smaller input; a photo where the first
 pass finds almost nothing is first searched in windows of half the photo's short side (photos large enough
 that such a window is at least the detector's input).
@@ -50,6 +54,21 @@ MIN_GAIN = 1.5
 
 MAX_WINDOWS = 6
 """At most this many zoomed windows; a wider spread of tiles is read at less zoom."""
+
+SPLIT_COVER = 0.6
+"""A first-pass box is split by the zoomed reading when two or more zoomed sure boxes centred in it cover at
+least this share of it (two tiles boxed as one; not two guesses at one tile's middle)."""
+
+APART = 0.3
+"""Zoomed boxes overlapping more than this (IoU) are one tile seen twice, not two tiles."""
+
+DOUBT_MORE = 1.2
+"""A zoomed reading of a first pass in the doubt band (SMALL_TILE to ZOOM_TARGET) is also kept when it finds
+this many times the first pass's sure tiles, and at least DOUBT_MORE_AT_LEAST more (a first pass that
+missed most of the small tiles: 5 of 24 found)."""
+
+DOUBT_MORE_AT_LEAST = 2
+"""See DOUBT_MORE: one more tile is as likely a tile seen twice."""
 
 
 def sure_boxes(boxes: TileBoxes) -> TileBoxes:
@@ -155,7 +174,12 @@ def zoom_in(
             return None
     tile = small_side(coarse)
     side = max(round(tile * input_side / ZOOM_TARGET), 32)
-    if tile * input_side / max(h, w) >= SMALL_TILE or side * MIN_GAIN > max(h, w):
+    in_input = tile * input_side / max(h, w)
+    room = max(h, w) // 2 >= input_side  # a window of half the photo still has the input's pixels
+    doubt = room and SMALL_TILE <= in_input < ZOOM_TARGET  # small or not: the zoomed reading tells
+    if room and in_input < ZOOM_TARGET:
+        side = min(side, max(h, w) // 2)  # boxes of tiles this small may hold two: zoom at least twice
+    if not doubt and (in_input >= SMALL_TILE or side * MIN_GAIN > max(h, w)):
         return searched  # big enough, or a photo with too few pixels to gain by zooming
     overlap = round(2.5 * tile)
     lo = coarse.xyxy[:, :2].min(axis=0) - 2 * tile
@@ -166,9 +190,34 @@ def zoom_in(
         side = round(side * 1.25)
         windows = cover(region, rgb.shape, side, overlap)
     zoomed = read_windows(rgb, windows, overlap, read_full, iou)
-    if len(sure_boxes(zoomed)) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
+    sure = sure_boxes(zoomed)
+    if len(sure) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
         return searched
+    tiles = len(nms(sure.xyxy, sure.score, APART))  # a tile seen twice counts once
+    more = tiles >= max(DOUBT_MORE * len(coarse), len(coarse) + DOUBT_MORE_AT_LEAST)
+    if doubt and not more and not splits(coarse, sure):
+        return searched  # the first pass found the tiles there are, each in its own box: it stands
     return zoomed
+
+
+def splits(first: TileBoxes, zoomed: TileBoxes) -> int:
+    """How many of `first`'s boxes the `zoomed` boxes split: two or more zoomed boxes centred in one, apart
+    (tiles do not overlap) and together covering SPLIT_COVER of it, were tiles the first pass boxed as one."""
+    count = 0
+    cx = (zoomed.xyxy[:, 0] + zoomed.xyxy[:, 2]) / 2
+    cy = (zoomed.xyxy[:, 1] + zoomed.xyxy[:, 3]) / 2
+    grid = (np.arange(16) + 0.5) / 16
+    for x0, y0, x1, y1 in first.xyxy:
+        inside = zoomed.xyxy[(cx >= x0) & (cx < x1) & (cy >= y0) & (cy < y1)]
+        apart = inside[nms(inside, np.ones(len(inside), np.float32), APART)] if len(inside) > 1 else inside
+        if len(apart) < 2:
+            continue
+        gx, gy = np.meshgrid(x0 + grid * (x1 - x0), y0 + grid * (y1 - y0))
+        covered = np.zeros(gx.shape, bool)
+        for bx0, by0, bx1, by1 in apart:
+            covered |= (gx >= bx0) & (gx < bx1) & (gy >= by0) & (gy < by1)
+        count += covered.mean() >= SPLIT_COVER
+    return count
 
 
 def zoom_out(
