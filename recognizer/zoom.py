@@ -189,15 +189,16 @@ def zoom_in(
     while len(windows) > MAX_WINDOWS and side < min(h, w):
         side = round(side * 1.25)
         windows = cover(region, rgb.shape, side, overlap)
-    zoomed = read_windows(rgb, windows, overlap, read_full, iou)
+    zoomed = read_windows(rgb, windows, overlap, read_plain if doubt else read_full, iou)
     sure = sure_boxes(zoomed)
     if len(sure) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
         return searched
     tiles = len(nms(sure.xyxy, sure.score, APART))  # a tile seen twice counts once
     more = tiles >= max(DOUBT_MORE * len(coarse), len(coarse) + DOUBT_MORE_AT_LEAST)
+    more = more and len(zoomed) >= len(first if searched is None else searched)  # and no box lost
     if doubt and not more and not splits(coarse, sure):
         return searched  # the first pass found the tiles there are, each in its own box: it stands
-    return zoomed
+    return read_windows(rgb, windows, overlap, read_full, iou) if doubt else zoomed
 
 
 def splits(first: TileBoxes, zoomed: TileBoxes) -> int:
