@@ -17,7 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, paint_back
+from datasets.augment import colour_jitter, degrade, paint_back, quarter_turn
 from datasets.models import TileDetector
 from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import long_strip
@@ -78,10 +78,12 @@ def sample_window(
     rng: np.random.Generator,
     back_prob: float,
     zoom: tuple[float, float] = (0.5, 1.4),
+    turn_prob: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One augmented training window (window x window uint8 RGB) cut from the contract canvas of size S,
     with its boxes (xyxy, canvas pixels) and classes (0 face-up, 1 back). The photo is scaled by a random
-    factor in `zoom` times "fit to S"."""
+    factor in `zoom` times "fit to S", and turned by quarter turns with probability `turn_prob` (0: no
+    random draw, so earlier recipes train as they did)."""
     classes = (labels == BACK).astype(np.int64)
     if len(boxes) and rng.random() < back_prob:
         img = img.copy()
@@ -89,6 +91,8 @@ def sample_window(
         for k in np.flatnonzero(pick):
             paint_back(img, boxes[k], rng)
         classes[pick] = 1
+    if turn_prob and rng.random() < turn_prob:
+        img, boxes = quarter_turn(img, boxes, int(rng.integers(1, 4)))
     h, w = img.shape[:2]
     aspect = np.exp(rng.uniform(np.log(0.75), np.log(1.33)))  # undo/redo the 4:3 -> square stretch
     pw, ph = w * aspect, h  # the "photo" size
@@ -245,6 +249,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="share of steps whose batch is row strips (datasets/row_strip.py): whole S canvases, half batch",
     )
+    ap.add_argument(
+        "--turn-prob",
+        type=float,
+        default=0.0,
+        help="share of photos turned by quarter turns (rows running up the frame, as from beside the hand)",
+    )
     ap.add_argument("--eval-every", type=int, default=3)
     add_run_args(ap)
     args = ap.parse_args(argv)
@@ -291,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
                     rng,
                     args.back_prob,
                     zoom=(0.75, 1.05) if made else (0.5, 1.4),
+                    turn_prob=0.0 if made else args.turn_prob,
                 )
                 heat, ind, sz, of = draw_targets(boxes, classes, grid)
                 wins.append(win)
