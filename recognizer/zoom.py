@@ -160,7 +160,8 @@ def zoom_in(
     """The photo read again in zoomed windows when its tiles are small in the first pass (read at
     `input_side` over the photo's long side), or when the first pass finds fewer than FEW sure tiles and
     a search in windows of half the short side finds more; None when the first pass stands.
-    `read_plain` reads a crop once (the search), `read_full` as the first pass does (the zoomed windows)."""
+    `read_plain` reads a crop once (the search, and the doubt band's check), `read_full` as the first pass
+    does (the zoomed windows kept)."""
     h, w = rgb.shape[:2]
     coarse, searched = sure_boxes(first), None
     if len(coarse) < FEW:
@@ -193,12 +194,20 @@ def zoom_in(
     sure = sure_boxes(zoomed)
     if len(sure) < len(coarse):  # zoomed in, the tiles should be clearer, not fewer
         return searched
-    tiles = len(nms(sure.xyxy, sure.score, APART))  # a tile seen twice counts once
-    more = tiles >= max(DOUBT_MORE * len(coarse), len(coarse) + DOUBT_MORE_AT_LEAST)
-    more = more and len(zoomed) >= len(first if searched is None else searched)  # and no box lost
-    if doubt and not more and not splits(coarse, sure):
+    if not doubt:
+        return zoomed
+    if not finds_more(first if searched is None else searched, zoomed) and not splits(coarse, sure):
         return searched  # the first pass found the tiles there are, each in its own box: it stands
-    return read_windows(rgb, windows, overlap, read_full, iou) if doubt else zoomed
+    return read_windows(rgb, windows, overlap, read_full, iou)  # kept: read as the first pass reads
+
+
+def finds_more(before: TileBoxes, zoomed: TileBoxes) -> bool:
+    """Whether `zoomed` finds clearly more sure tiles than `before`: DOUBT_MORE times and
+    DOUBT_MORE_AT_LEAST more, a tile seen twice counted once, and no fewer boxes in all."""
+    had, found = len(sure_boxes(before)), sure_boxes(zoomed)
+    tiles = len(nms(found.xyxy, found.score, APART))
+    wanted = max(DOUBT_MORE * had, had + DOUBT_MORE_AT_LEAST)
+    return tiles >= wanted and len(zoomed) >= len(before)
 
 
 def splits(first: TileBoxes, zoomed: TileBoxes) -> int:
@@ -210,7 +219,7 @@ def splits(first: TileBoxes, zoomed: TileBoxes) -> int:
     grid = (np.arange(16) + 0.5) / 16
     for x0, y0, x1, y1 in first.xyxy:
         inside = zoomed.xyxy[(cx >= x0) & (cx < x1) & (cy >= y0) & (cy < y1)]
-        apart = inside[nms(inside, np.ones(len(inside), np.float32), APART)] if len(inside) > 1 else inside
+        apart = inside[nms(inside, np.ones(len(inside), np.float32), APART)]
         if len(apart) < 2:
             continue
         gx, gy = np.meshgrid(x0 + grid * (x1 - x0), y0 + grid * (y1 - y0))

@@ -17,7 +17,7 @@ from recognizer import load_image
 from recognizer.detector import TileBoxes
 from recognizer.models import DETECTOR_FILE, model_folder
 from recognizer.pipeline import Recognizer, Settings
-from recognizer.zoom import core, cover, read_windows, small_side, splits, zoom_in
+from recognizer.zoom import core, cover, finds_more, read_windows, small_side, splits, zoom_in
 from tests.test_recognizer_samples import NOTHING_ELSE, truth
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -138,6 +138,16 @@ def test_a_box_is_split_only_by_tiles_apart_that_fill_it() -> None:
     assert splits(first, boxes((10, 10, 40, 50), (14, 16, 44, 56))) == 0  # one tile's middle, seen twice
     assert splits(first, boxes((2, 2, 30, 30), (70, 30, 98, 58))) == 0  # two specks: not what it held
     assert splits(first, boxes((2, 2, 98, 58))) == 0  # one tile
+
+
+def test_clearly_more_is_a_fifth_more_and_two_tiles_apart_without_a_box_lost() -> None:
+    row = [(x, 0, x + 10, 14) for x in range(0, 120, 12)]  # ten tiles side by side
+    before = boxes(*row[:5])
+    assert finds_more(before, boxes(*row[:7]))
+    assert not finds_more(before, boxes(*row[:6]))  # one more: as likely a tile seen twice
+    assert not finds_more(before, boxes(*row[:5], (1, 1, 11, 15), (13, 1, 23, 15)))  # two seen twice
+    unsure = TileBoxes(np.array(row, np.float32), np.full(10, 0.4, np.float32), np.zeros(10, bool))
+    assert not finds_more(unsure, boxes(*row[:7]))  # the first pass held all ten, unsure
 
 
 def test_nothing_found_is_searched_in_windows_then_zoomed() -> None:
