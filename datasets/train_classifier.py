@@ -20,6 +20,7 @@ from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, pa
 from datasets.mine_negatives import far_from_tiles, read_negatives
 from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
+from datasets.random_conv import random_convolution
 from datasets.row_strip import row_strip
 from datasets.tile_crops import PAD, crop_tile, random_crop
 from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
@@ -258,6 +259,12 @@ def main(argv: list[str] | None = None) -> int:
         "--pad", type=float, default=PAD, help="crop pad trained on (-0.04/+0.06) and checked on valid"
     )
     ap.add_argument("--not-a-tile", action="store_true", help='a 44th output, "not a tile" (mined negatives)')
+    ap.add_argument(
+        "--random-conv",
+        type=float,
+        default=0.0,
+        help="share of crops filtered by a random convolution (datasets/random_conv.py; 0: none)",
+    )
     ap.add_argument("--none-frac", type=float, default=0.06, help="share of crops that are not tiles")
     ap.add_argument(
         "--choose-also",
@@ -315,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
                 negatives,
                 args.none_frac,
             )
+            if args.random_conv > 0:
+                x = random_convolution(x, rng, args.random_conv)
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)
             loss.backward()
