@@ -78,6 +78,8 @@ class Tally:
     per_class_right: Counter[int] = field(default_factory=Counter)
     confusions: Counter[tuple[int, int]] = field(default_factory=Counter)
     seconds: float = 0.0
+    per_photo: list[tuple[int, int, int, bool]] = field(default_factory=list)  # tiles right, found,
+    # truth, every tile right: one row a photo, in order, for paired comparisons (datasets.compare_runs)
 
     def add(
         self, found_xyxy: np.ndarray, found_cls: np.ndarray, found_conf: np.ndarray, truth: np.ndarray,
@@ -110,6 +112,7 @@ class Tally:
         self.tiles_right += right
         all_right = right == len(truth_cls) == len(found_cls)
         self.photos_right += all_right
+        self.per_photo.append((right, len(found_cls), len(truth_cls), bool(all_right)))
         codes_right = sorted(found_cls.tolist()) == sorted(truth_cls.tolist())
         self.codes_right += codes_right
         if len(truth_cls) <= SMALL_HAND:
@@ -540,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         print_report("valid (640x640 as stored)", tally)
         print_subsets(subsets)
         out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
-        out["valid_subsets"] = {name: t.summary() for name, t in subsets.items()}
+        out["valid_subsets"] = {name: t.summary() | {"per_photo": t.per_photo} for name, t in subsets.items()}
     chosen = [] if args.variants is None else [n for n in VARIANTS if not args.variants or n in args.variants]
     if args.variants is not None:
         out["variants"] = {}

@@ -169,7 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.conditions:
         tally = evaluate(recognizer, samples, CONDITIONS[name])
         s = tally.summary()
-        out[name] = s | {"seconds_per_photo": tally.seconds / max(len(samples), 1)}
+        out[name] = s | {
+            "seconds_per_photo": tally.seconds / max(len(samples), 1),
+            "per_photo": tally.per_photo,
+        }
         print(
             f"{name:10s} {len(samples)} photos: tile P/R/F1 {s['tile_precision']:.3f}/{s['tile_recall']:.3f}/"
             f"{s['tile_f1']:.3f}, boxes P/R {s['detection_precision']:.3f}/{s['detection_recall']:.3f}, "

@@ -108,6 +108,7 @@ def report(
             "codes_right",
         ):
             setattr(total, field, getattr(total, field) + getattr(tally, field))
+        total.per_photo += tally.per_photo
     hands = [out[k] for k in HAND_KINDS if k in out]
     n_hands = sum(h["scenes"] for h in hands)
     bonus_t = sum(v["bonus_truth"] for v in out.values())
@@ -121,6 +122,7 @@ def report(
             sum(h["photos_codes_right"] * h["scenes"] for h in hands) / max(n_hands, 1), 4
         ),
         "bonus_right": round(sum(v["bonus_right"] for v in out.values()) / max(bonus_t, 1), 4),
+        "per_photo": total.per_photo,
     }
     return out
 
