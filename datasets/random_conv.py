@@ -17,8 +17,10 @@ def random_convolution(x: torch.Tensor, rng: np.random.Generator, share: float) 
     """(N,3,H,W) crops 0..1 with a `share` of them (drawn by `rng`) filtered by their own random kernel,
     rescaled to their own mean and spread per channel, blended with the original by a random weight and
     clipped to 0..1. The others are returned unchanged."""
+    if share <= 0:
+        return x  # `rng` untouched: a run without random convolutions draws as before they existed
     chosen = np.flatnonzero(rng.random(len(x)) < share)
-    if share <= 0 or len(chosen) == 0:
+    if len(chosen) == 0:
         return x
     side = int(rng.choice(KERNEL_SIDES))
     n = len(chosen)

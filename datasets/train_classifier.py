@@ -322,8 +322,7 @@ def main(argv: list[str] | None = None) -> int:
                 negatives,
                 args.none_frac,
             )
-            if args.random_conv > 0:
-                x = random_convolution(x, rng, args.random_conv)
+            x = random_convolution(x, rng, args.random_conv)
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)
             loss.backward()

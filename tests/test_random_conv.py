@@ -21,7 +21,9 @@ def crops_with_a_stroke(n: int) -> torch.Tensor:
 
 def test_no_share_leaves_every_crop_as_it_was() -> None:
     x = crops_with_a_stroke(8)
-    assert torch.equal(random_convolution(x, np.random.default_rng(0), 0.0), x)
+    rng = np.random.default_rng(0)
+    assert torch.equal(random_convolution(x, rng, 0.0), x)
+    assert rng.random() == np.random.default_rng(0).random()  # and draws nothing
 
 
 def test_chosen_crops_change_inside_the_range_and_keep_the_stroke_where_it_was() -> None:

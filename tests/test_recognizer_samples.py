@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from datasets.augment import quarter_turn
 from datasets.evaluate import match
 from datasets.yolo import CLASS_TO_LABEL, LABELS, parse_label_line
 from recognizer import Detections, get_recognizer, load_image
@@ -94,13 +95,11 @@ def test_hand_turned_a_quarter_reads_its_codes(name: str, quarters: int) -> None
     screenshot): the rack runs up the frame, and its tiles are still found in their places and named (v11:
     every code of the five hands both ways; v10 lost a tile in three of the ten)."""
     photo = np.asarray(Image.open(SAMPLES / f"{name}.jpg").convert("RGB"))
-    buf = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(np.rot90(photo, quarters))).save(buf, "PNG")
-    found = get_recognizer().recognize(load_image(buf.getvalue()))
     height, width = photo.shape[:2]
     boxes, codes = truth(name, width, height)
-    for _ in range(quarters):  # np.rot90 turns left: (x, y) in a photo `width` wide goes to (y, width - x)
-        boxes = np.stack([boxes[:, 1], width - boxes[:, 2], boxes[:, 3], width - boxes[:, 0]], axis=1)
-        width, height = height, width
+    turned, boxes = quarter_turn(photo, boxes, quarters)
+    buf = io.BytesIO()
+    Image.fromarray(turned).save(buf, "PNG")
+    found = get_recognizer().recognize(load_image(buf.getvalue()))
     share = right_share(found, boxes, codes)
     assert share >= MIN_RIGHT[name], f"{name} turned {90 * quarters}: {share:.2f} right; found {found.codes}"
