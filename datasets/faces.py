@@ -90,7 +90,7 @@ FONTS = {
     "font-freeserif": Path("/usr/share/fonts/truetype/freefont/FreeSerif.ttf"),  # fonts-freefont-ttf
     "font-unifont": Path("/usr/share/fonts/opentype/unifont/unifont_upper.otf"),  # fonts-unifont
 }
-RENDER_VERSION = 2
+RENDER_VERSION = 3
 """Bump when a renderer changes: cached faces of an older version are rendered again."""
 
 
@@ -675,14 +675,14 @@ def text_mask(text: str, size: int, rng: np.random.Generator) -> np.ndarray:
             pass
         else:
             font = ImageFont.truetype(str(path), round(size * 1.35))
-            canvas = Image.new("L", (size * 4, size * 3), 0)
+            canvas = Image.new("L", (size * (2 * len(text) + 2), size * 3), 0)  # words fit whole
             ImageDraw.Draw(canvas).text((size // 2, size // 2), text, font=font, fill=255)
             mask = np.array(canvas)
     if mask is None:
         face = HERSHEY[int(rng.integers(len(HERSHEY)))]
         thick = max(1, round(size / 9))
         scale = cv2.getFontScaleFromHeight(face, size, thick)
-        mask = np.zeros((size * 3, size * 4), np.uint8)
+        mask = np.zeros((size * 3, size * (2 * len(text) + 2)), np.uint8)
         cv2.putText(mask, text, (size // 2, size * 2), face, scale, 255, thick, cv2.LINE_AA)
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:

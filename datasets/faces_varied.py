@@ -9,10 +9,12 @@ the classifier learns what a tile says rather than how one artwork draws it.
 - characters with the numeral and 萬 in swapped inks, an Arabic numeral over 萬, or a corner index;
 - winds in any ink, sometimes as the big Latin letter a Western set prints; dragons framed or not, the
   white dragon as one of many frames (rounded, dashed, nested, corner hooks) in blue, black, green or red;
+  a fifth of the honours smaller, under (and over) their English name (EAST, RED / DRAGON);
 - flowers and seasons whose picture is as often a Symbola glyph or another tile's drawing as their own,
-  so that the numeral and the character (梅蘭菊竹 / 春夏秋冬) decide, as they do on a set never seen;
-  four times as many of each as of the other codes (32, not 8), so that no picture is seen often enough
-  to be learnt as the answer.
+  so that what the set prints decides, as it does on a set never seen: the numeral (1-4 / 一二三四), the
+  character (梅蘭菊竹 / 春夏秋冬) or the English name (PLUM ... WINTER), each by its own chance, at least
+  one of them (many sets print no numeral); four times as many of each as of the other codes (32, not
+  8), so that no picture is seen often enough to be learnt as the answer.
 
 Drawn at 2x on ivory with Pillow and keyed out to ink, like procedural-printed (whose helpers it uses).
 Seeds are fixed. Symbola (Debian fonts-symbola) is the train font artwork, so its pictures stay on the
@@ -25,6 +27,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from datasets.faces import (
@@ -324,9 +327,9 @@ def varied_frame(p: Printer) -> None:
     p.take(image)
 
 
-def varied_honour(p: Printer, code: str) -> None:
+def _honour(p: Printer, code: str) -> None:
     """Winds in any ink (a quarter as the big Latin letter), 中 and 發 sometimes in a frame, the white
-    dragon as `varied_frame`."""
+    dragon as `varied_frame`: filling the face."""
     rng = p.rng
     if code in WINDS:
         if rng.random() < 0.25:
@@ -353,6 +356,27 @@ def varied_honour(p: Printer, code: str) -> None:
         p.take(image)
 
 
+def shrink_to_middle(p: Printer, box: Box = (0.1, 0.19, 0.9, 0.81)) -> None:
+    """Scale what is drawn so far into `box` (aspect kept) on bare ground, to make room for name bands."""
+    h, w = p.canvas.shape[:2]
+    drawn = p.canvas
+    p.canvas = np.full_like(drawn, GROUND)
+    bx0, by0, bx1, by1 = round(box[0] * w), round(box[1] * h), round(box[2] * w), round(box[3] * h)
+    s = min((bx1 - bx0) / w, (by1 - by0) / h)
+    mw, mh = max(1, round(w * s)), max(1, round(h * s))
+    x, y = (bx0 + bx1 - mw) // 2, (by0 + by1 - mh) // 2
+    p.canvas[y : y + mh, x : x + mw] = cv2.resize(drawn, (mw, mh), interpolation=cv2.INTER_AREA)
+
+
+def varied_honour(p: Printer, code: str) -> None:
+    """An honour as `_honour` draws it; a fifth of them smaller, with the English name in bands above
+    (and below) as some sets print it."""
+    _honour(p, code)
+    if p.rng.random() < 0.2:
+        shrink_to_middle(p)
+        name_bands(p, HONOUR_NAMES[code], _ink(p), top=p.rng.random() < 0.7)
+
+
 def any_picture(p: Printer, n: int, kind: str) -> None:
     """The middle of a bonus face: its own drawing, another bonus tile's, or a Symbola glyph."""
     rng = p.rng
@@ -376,18 +400,72 @@ CORNERS: tuple[Box, ...] = (
 )
 
 
+NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "f": (("PLUM",), ("ORCHID",), ("CHRYSAN-", "THEMUM"), ("BAMBOO",)),
+    "y": (("SPRING",), ("SUMMER",), ("AUTUMN",), ("WINTER",)),
+}
+"""The English names Western sets print on their flowers and seasons (a long one on two lines)."""
+HONOUR_NAMES = {
+    "1z": ("EAST",),
+    "2z": ("SOUTH",),
+    "3z": ("WEST",),
+    "4z": ("NORTH",),
+    "5z": ("WHITE", "DRAGON"),
+    "6z": ("GREEN", "DRAGON"),
+    "7z": ("RED", "DRAGON"),
+}
+"""The English names some sets print above (and below) their winds and dragons."""
+TOP_BAND: Box = (0.08, 0.02, 0.92, 0.17)
+BOTTOM_BAND: Box = (0.08, 0.83, 0.92, 0.98)
+
+
+def name_bands(p: Printer, lines: tuple[str, ...], ink: tuple[int, int, int], top: bool) -> None:
+    """An English name in capitals (now and then in title case) in a band: one line at the top or the
+    bottom, or two lines split over top and bottom."""
+    rng = p.rng
+    title = rng.random() < 0.25
+    words = [w.title() if title else w for w in lines]
+    if title and words[0].endswith("-"):
+        words[1:] = [w.lower() for w in words[1:]]  # Chrysan- themum
+    if len(words) == 1:
+        _blend(p.canvas, text_mask(words[0], 100, rng), ink, TOP_BAND if top else BOTTOM_BAND)
+        return
+    for word, band in zip(words, (TOP_BAND, BOTTOM_BAND), strict=True):
+        _blend(p.canvas, text_mask(word, 100, rng), ink, band)
+
+
+def bonus_cues(rng: np.random.Generator) -> tuple[bool, bool, bool]:
+    """Which of numeral, character and English name a bonus face prints: each by its own chance, and
+    one of them when the draw gave none."""
+    cues = (rng.random() < 0.65, rng.random() < 0.6, rng.random() < 0.35)
+    if any(cues):
+        return cues
+    pick = int(rng.integers(3))
+    return (pick == 0, pick == 1, pick == 2)
+
+
 def varied_bonus(p: Printer, n: int, kind: str) -> None:
-    """A flower or season: any picture, the numeral (1-4 or 一二三四) in a corner, the character in
-    another corner most of the time."""
+    """A flower or season: any picture, and one or more of what sets print to tell them apart (the
+    numeral 1-4 or 一二三四 in a corner, the character in another, the English name in a band), never none:
+    many sets print no numeral, so none of the three may be the only one learnt."""
     rng = p.rng
     any_picture(p, n, kind)
-    num_box, char_box = (CORNERS[int(i)] for i in rng.permutation(len(CORNERS))[:2])
-    ink = _ink(p)
-    if rng.random() < 0.6:
-        _blend(p.canvas, text_mask(str(n), 100, rng), ink, num_box)
-    else:
-        _blend(p.canvas, chinese_numeral(n, 100), ink, num_box)
-    if rng.random() < 0.75:
+    numeral, character, word = bonus_cues(rng)
+    name = NAMES[kind][n - 1]
+    top = rng.random() < 0.6
+    corners = list(CORNERS)
+    if word:
+        name_bands(p, name, _ink(p), top)
+        corners = [CORNERS[i] for i in ((2, 3) if top else (0, 1))]  # the corners the band leaves free
+        if len(name) > 1:  # two lines fill both bands: the corner cues move in beside the picture
+            corners = [(0.04, 0.19, 0.3, 0.34), (0.7, 0.19, 0.96, 0.34)]
+    num_box, char_box = (corners[int(i)] for i in rng.permutation(len(corners))[:2])
+    if numeral:
+        if rng.random() < 0.6:
+            _blend(p.canvas, text_mask(str(n), 100, rng), _ink(p), num_box)
+        else:
+            _blend(p.canvas, chinese_numeral(n, 100), _ink(p), num_box)
+    if character:
         p.char((FLOWERS if kind == "f" else SEASONS)[n - 1], _ink(p), char_box, variant=0.3)
 
 

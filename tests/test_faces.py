@@ -331,3 +331,34 @@ def test_varied_bonus_faces_come_more_often_than_the_others() -> None:
     for code in ("1f", "4y"):  # six drawings of one flower or season, no two alike
         faces = [rgba for c, rgba in rendered if c == code]
         assert len({rgba.tobytes() for rgba in faces}) == 6, code
+
+
+def test_a_long_word_is_printed_whole() -> None:
+    from datasets.faces import text_mask
+
+    for seed in range(8):  # both the DejaVu and the Hershey path
+        mask = text_mask("CHRYSANTHEMUM", 40, np.random.default_rng(seed))
+        assert mask.shape[1] > 6 * mask.shape[0], seed  # thirteen letters, none cut off at the canvas edge
+
+
+def test_every_bonus_face_prints_a_cue_and_each_cue_can_stand_alone() -> None:
+    from datasets.faces_varied import bonus_cues
+
+    draws = [bonus_cues(np.random.default_rng(seed)) for seed in range(400)]
+    assert all(any(cues) for cues in draws)
+    for k in range(3):  # numeral alone, character alone, name alone: none may be the only one learnt
+        assert any(cues[k] and sum(cues) == 1 for cues in draws), k
+
+
+def test_a_named_honour_leaves_its_bands_to_the_name() -> None:
+    pytest.importorskip("PIL")
+    from datasets.faces_printed import Printer
+    from datasets.faces_varied import shrink_to_middle
+
+    p = Printer(64, 0, np.random.default_rng(0))
+    p.canvas[:] = (20, 20, 20)  # ink everywhere
+    shrink_to_middle(p)
+    h = p.canvas.shape[0]
+    ground = p.canvas[0, 0].copy()
+    assert (p.canvas[: round(h * 0.18)] == ground).all() and (p.canvas[round(h * 0.82) :] == ground).all()
+    assert (p.canvas[h // 2, p.canvas.shape[1] // 2] == (20, 20, 20)).all()
