@@ -51,7 +51,7 @@ def report(
     folder: Path, kinds: dict[str, dict[str, str]], recognizer: Recognizer, limit: int | None
 ) -> dict[str, Any]:
     """Accuracy of the classifier on every truth box (`kinds`: the folder's manifest), overall, by artwork,
-    family and size; and the shares of tiles and of mined negatives it reads as no tile."""
+    family and size, and of the flowers and seasons by artwork; and the shares of tiles and of mined negatives it reads as no tile."""
     right: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
@@ -81,7 +81,10 @@ def report(
         sides = np.minimum(sample.boxes[:, 2] - sample.boxes[:, 0], sample.boxes[:, 3] - sample.boxes[:, 1])
         for truth, guess, side, gone in zip(sample.labels, probs.argmax(1), sides, rejected, strict=True):
             t, g = LABELS[int(truth)], "no tile" if gone else LABELS[int(guess)]
-            for key in ("all", f"artwork {artwork}", f"family {family(t)}", f"size {size_band(side)}"):
+            keys = ["all", f"artwork {artwork}", f"family {family(t)}", f"size {size_band(side)}"]
+            if family(t) == "bonus":  # flowers and seasons differ most between sets: by artwork too
+                keys.append(f"bonus, artwork {artwork}")
+            for key in keys:
                 seen[key] += 1
                 right[key] += int(t == g)
             if t != g:

@@ -48,6 +48,9 @@ ARTWORK_WEIGHTS = {"procedural-printed": 3.0, "procedural-varied": 2.0}
 layout from face to face, so they stand for many sets."""
 DISTANCE_ZOOM = 2
 """`distance` scenes are drawn this many times larger than SIZES (their small tiles keep real pixels)."""
+PRINTED_BONUS = "procedural-varied"
+"""The artwork whose flowers and seasons say what they are in print (numeral, character or name) over any
+picture: `--bonus-printed` lends its bonus faces to scenes of every set."""
 Bank = dict[str, dict[str, list[np.ndarray]]]
 """artwork -> tile code -> face images (RGBA)."""
 Box = tuple[int, float, float, float, float]
@@ -88,10 +91,16 @@ class Scene:
     """A canvas being drawn on and the boxes of the tiles on it."""
 
     def __init__(
-        self, size: tuple[int, int], rng: np.random.Generator, art: dict[str, list[np.ndarray]], full: Bank
+        self,
+        size: tuple[int, int],
+        rng: np.random.Generator,
+        art: dict[str, list[np.ndarray]],
+        full: Bank,
+        bonus_printed: float = 0.0,
     ) -> None:
         self.w, self.h = size
         self.rng = rng
+        self.bonus_printed = bonus_printed
         self.art = art
         self.full = full
         self.canvas = surface(self.w, self.h, rng)
@@ -100,8 +109,11 @@ class Scene:
         self.codes = sorted({code for faces in full.values() for code in faces})  # ... lent what it lacks
 
     def face(self, code: str) -> np.ndarray | None:
-        """One face image of `code` in this scene's artwork (another artwork's if this one lacks it)."""
+        """One face image of `code` in this scene's artwork (another artwork's if this one lacks it; a
+        flower or season, at the share `bonus_printed`, PRINTED_BONUS's)."""
         faces = self.art.get(code)
+        if self.bonus_printed > 0 and code[-1] in "fy" and self.rng.random() < self.bonus_printed:
+            faces = self.full.get(PRINTED_BONUS, {}).get(code) or faces
         if not faces:
             others = [a[code] for a in self.full.values() if code in a]
             faces = others[int(self.rng.integers(len(others)))] if others else None
@@ -398,15 +410,16 @@ def lay_lone(s: Scene, count: int, side: int) -> None:
 
 
 def render_scene(
-    bank: Bank, rng: np.random.Generator, kind: str, size: tuple[int, int]
+    bank: Bank, rng: np.random.Generator, kind: str, size: tuple[int, int], bonus_printed: float = 0.0
 ) -> tuple[np.ndarray, list[Box], str]:
-    """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows."""
+    """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows (its flowers
+    and seasons at the share `bonus_printed` PRINTED_BONUS's)."""
     artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
     weights = np.array([ARTWORK_WEIGHTS.get(a, 1.0) for a in artworks])
     artwork = artworks[int(rng.choice(len(artworks), p=weights / weights.sum()))]  # a scene shows one set
     if kind == "distance":  # a photo from across the table keeps its pixels: drawn at twice the size
         size = (size[0] * DISTANCE_ZOOM, size[1] * DISTANCE_ZOOM)
-    s = Scene(size, rng, bank[artwork], bank)
+    s = Scene(size, rng, bank[artwork], bank, bonus_printed)
     side = min(size)
     warp = 0.08
     if kind == "hand_row":
@@ -453,7 +466,14 @@ def render_scene(
     return img, boxes, artwork
 
 
-def write_scenes(out: Path, count: int, seed: int, split: str, kinds: tuple[str, ...] = KINDS) -> int:
+def write_scenes(
+    out: Path,
+    count: int,
+    seed: int,
+    split: str,
+    kinds: tuple[str, ...] = KINDS,
+    bonus_printed: float = 0.0,
+) -> int:
     """Render `count` scenes into out/{images,labels} with data.yaml and kinds.json; returns the box count.
     Scene k uses the generator seeded [seed, k], so a stopped run restarts where it was (existing scenes
     are kept)."""
@@ -479,7 +499,7 @@ def write_scenes(out: Path, count: int, seed: int, split: str, kinds: tuple[str,
         rng = np.random.default_rng([seed, k])
         kind = kinds[int(rng.choice(len(kinds), p=weights))]
         size = SIZES[int(rng.integers(len(SIZES)))]
-        img, boxes, artwork = render_scene(bank, rng, kind, size)
+        img, boxes, artwork = render_scene(bank, rng, kind, size, bonus_printed)
         write_sample(out, name, img, boxes, int(rng.integers(35, 95)))
         manifest[name] = {"kind": kind, "artwork": artwork}
         total += len(boxes)
@@ -500,11 +520,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--kinds", nargs="+", choices=KINDS + ON_REQUEST, default=list(KINDS), help="scene kinds to draw"
     )
+    ap.add_argument(
+        "--bonus-printed",
+        type=float,
+        default=0.0,
+        help=f"share of flowers and seasons drawn with {PRINTED_BONUS}'s faces in any set's scene (0-1)",
+    )
     args = ap.parse_args(argv)
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
-    total = write_scenes(Path(args.out), args.count, args.seed, args.split, tuple(args.kinds))
+    if not 0.0 <= args.bonus_printed <= 1.0:
+        print("error: --bonus-printed must be between 0 and 1", file=sys.stderr)
+        return 2
+    total = write_scenes(
+        Path(args.out), args.count, args.seed, args.split, tuple(args.kinds), args.bonus_printed
+    )
     print(f"wrote {args.count} scenes, {total} new boxes to {args.out}")
     return 0
 

@@ -81,3 +81,12 @@ def test_a_folder_without_kinds_is_refused(tmp_path: Path, capsys) -> None:  # t
 
 def test_size_bands() -> None:
     assert [size_band(v) for v in (12, 16, 30, 40)] == ["a <16 px", "b 16-24 px", "c 24-40 px", "d >=40 px"]
+
+
+def test_flowers_and_seasons_are_also_reported_by_artwork(tmp_path: Path) -> None:
+    folder = scene_folder(tmp_path / "scenes")
+    labels = folder / "labels" / "s1.txt"
+    labels.write_text(labels.read_text().replace(f"{LABELS.index('9p')} ", f"{LABELS.index('1f')} ", 1))
+    out = report(folder, kinds_of(folder), Recognizer(write_fake_models(tmp_path / "models"), 1), None)
+    assert out["bonus, artwork b"] == {"crops": 1, "right": 0.0}  # the fake tile shows no flower
+    assert "bonus, artwork a" not in out and out["family bonus"] == {"crops": 1, "right": 0.0}

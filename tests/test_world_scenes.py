@@ -118,3 +118,20 @@ def test_a_tile_painted_over_by_a_hard_negative_loses_its_box() -> None:
         world_scenes.NEGATIVES = real
     assert scene.boxes == [b for b in kept_before if b[1] >= 260]
     assert len(scene.boxes) == 4
+
+
+def test_bonus_printed_lends_the_printed_flowers_and_seasons_to_any_set() -> None:
+    bank = drawn_bank()
+    printed = {code: [np.full((64, 48, 4), 200, np.uint8)] for code in ("1f", "3y")}
+    bank[world_scenes.PRINTED_BONUS] = printed
+    always = world_scenes.Scene((64, 64), np.random.default_rng(0), bank["bars"], bank, bonus_printed=1.0)
+    never = world_scenes.Scene((64, 64), np.random.default_rng(0), bank["bars"], bank)
+    assert always.face("1f") is printed["1f"][0] and always.face("3y") is printed["3y"][0]
+    assert always.face("2f") is bank["bars"]["2f"][0]  # the printed artwork lacks it: the set's own
+    assert always.face("5m") is bank["bars"]["5m"][0]  # only flowers and seasons are lent
+    assert never.face("1f") is bank["bars"]["1f"][0]
+
+
+def test_bonus_printed_must_be_a_share(capsys: pytest.CaptureFixture[str]) -> None:
+    assert world_scenes.main(["--out", "unused", "--count", "1", "--bonus-printed", "1.5"]) == 2
+    assert "--bonus-printed" in capsys.readouterr().err
