@@ -51,7 +51,8 @@ def report(
     folder: Path, kinds: dict[str, dict[str, str]], recognizer: Recognizer, limit: int | None
 ) -> dict[str, Any]:
     """Accuracy of the classifier on every truth box (`kinds`: the folder's manifest), overall, by artwork,
-    family and size, and of the flowers and seasons by artwork; and the shares of tiles and of mined negatives it reads as no tile."""
+    family and size, and of the flowers and seasons by artwork; and the shares of tiles and of mined
+    negatives it reads as no tile."""
     right: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
