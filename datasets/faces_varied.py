@@ -427,10 +427,8 @@ def name_bands(p: Printer, lines: tuple[str, ...], ink: tuple[int, int, int], to
     words = [w.title() if title else w for w in lines]
     if title and words[0].endswith("-"):
         words[1:] = [w.lower() for w in words[1:]]  # Chrysan- themum
-    if len(words) == 1:
-        _blend(p.canvas, text_mask(words[0], 100, rng), ink, TOP_BAND if top else BOTTOM_BAND)
-        return
-    for word, band in zip(words, (TOP_BAND, BOTTOM_BAND), strict=True):
+    bands = (TOP_BAND, BOTTOM_BAND) if len(words) > 1 else (TOP_BAND if top else BOTTOM_BAND,)
+    for word, band in zip(words, bands, strict=True):
         _blend(p.canvas, text_mask(word, 100, rng), ink, band)
 
 
