@@ -19,6 +19,7 @@ from torch import nn
 
 from datasets.faces import load_faces
 from datasets.faces_varied import render_varied
+from datasets.models import BonusReaderNet
 from recognizer.labels import BONUS
 
 CODES = sorted(BONUS)
@@ -59,15 +60,8 @@ def batch(
 
 
 def network() -> nn.Module:
-    """Four double-conv blocks (32-128 channels), pooled, one linear layer: about 0.46 M parameters."""
-    layers: list[nn.Module] = []
-    channels = 3
-    for k in (32, 64, 96, 128):
-        for c_in in (channels, k):
-            layers += [nn.Conv2d(c_in, k, 3, padding=1), nn.BatchNorm2d(k), nn.ReLU()]
-        layers.append(nn.MaxPool2d(2))
-        channels = k
-    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(channels, len(CODES)))
+    """The bonus reader's network (`datasets.models.BonusReaderNet`), one output per bonus code."""
+    return BonusReaderNet(len(CODES))
 
 
 def accuracy(model: nn.Module, faces: Faces, size: tuple[int, int], repeats: int) -> float:

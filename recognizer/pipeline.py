@@ -9,6 +9,7 @@ from typing import Literal
 
 import numpy as np
 
+from recognizer.bonus_reader import READER_NAME, BonusReader
 from recognizer.classifier import Combine, TileClassifier, TurnMode, split_not_a_tile
 from recognizer.constraints import apply_tile_limits
 from recognizer.detections import TOP_K, Detections
@@ -97,6 +98,9 @@ class Settings:
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
     # first pass finds almost nothing, is read again in zoomed windows around its tiles; one whose tiles are
     # big, or a small photo with almost nothing found, at a smaller input (recognizer/zoom.py)
+    bonus_reread_min: float = 0.3  # a tile the classifier gives at least this much flower-or-season
+    # probability is read again by the bonus reader, where the models have one (labels.json
+    # "bonus_reader"; recognizer/bonus_reader.py); above 1: never
     detector_stretch: float | None = None  # None: labels.json's "detector_input" ("square": SQUARE,
     # "letterbox": 1), else STRETCH. The photo's long side is squeezed by up to this factor for the
     # detector (detector.input_layout). Stretching every photo to the square, as the training photos were
@@ -133,6 +137,17 @@ class Recognizer:
             pad,
             len(LABELS),
             rejects=self.config.not_a_tile,
+        )
+        self.bonus_reader = (
+            BonusReader(
+                make_session(files.bonus_reader, READER_NAME, threads),
+                self.config.crop_size,
+                pad,
+                self.config.bonus_reader,
+                LABELS,
+            )
+            if files.bonus_reader is not None
+            else None
         )
 
     def reading(self) -> Reading:
@@ -213,7 +228,18 @@ class Recognizer:
             probs = self.classifier.probabilities(
                 image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band, s.flip_below
             )
+            tiles, not_tile = split_not_a_tile(probs, self.classifier.rejects)
+            return self.reread_bonus(image.rgb, boxes.xyxy, tiles), not_tile
         return split_not_a_tile(probs, self.classifier.rejects)
+
+    def reread_bonus(self, rgb: np.ndarray, xyxy: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """(n, 43) tile probabilities with the likely flowers and seasons read again by the bonus reader
+        (as they were without one). Not for a squeezed row's boxes, whose shapes do not say how the tiles
+        lie."""
+        if self.bonus_reader is None or self.settings.bonus_reread_min > 1:
+            return probs
+        s = self.settings
+        return self.bonus_reader.reread(rgb, xyxy, probs, s.bonus_reread_min, s.square_band)
 
     def recognize(self, image: LoadedImage) -> Detections:
         """Tiles in the photo: codes under the game's limits, boxes in original pixels, reading order."""

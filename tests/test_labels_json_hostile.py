@@ -41,6 +41,10 @@ GOOD: dict[str, Any] = {
         ({"detector_threshold": "0.4"}, "detector_threshold"),
         ({"detector_input": ["square"]}, "detector_input"),
         ({"labels": None}, "labels"),
+        ({"bonus_reader": ["1f", "1m"]}, "bonus_reader must list distinct flower and season codes"),
+        ({"bonus_reader": ["1f", "1f"]}, "bonus_reader"),
+        ({"bonus_reader": "1f"}, "bonus_reader"),
+        ({"bonus_reader": [["1f"]]}, "bonus_reader"),
     ],
 )
 def test_wrong_types_are_named(change: dict[str, Any], named: str) -> None:
@@ -51,7 +55,7 @@ def test_wrong_types_are_named(change: dict[str, Any], named: str) -> None:
 
 @given(
     st.dictionaries(
-        st.sampled_from([*GOOD, "detector_threshold", "detector_input"]),
+        st.sampled_from([*GOOD, "detector_threshold", "detector_input", "bonus_reader"]),
         st.recursive(
             st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
             lambda children: st.lists(children, max_size=3),
