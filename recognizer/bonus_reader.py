@@ -43,13 +43,21 @@ class BonusReader:
         self.others = np.setdiff1d(np.arange(len(labels)), self.columns)
 
     def reread(
-        self, rgb: np.ndarray, xyxy: np.ndarray, probs: np.ndarray, min_mass: float, square_band: float
+        self,
+        rgb: np.ndarray,
+        xyxy: np.ndarray,
+        probs: np.ndarray,
+        min_mass: float,
+        square_band: float,
+        weight: float = 1.0,
     ) -> np.ndarray:
         """(n, labels) probabilities with every tile whose flower-and-season share is at least `min_mass`
         read again: that share is divided as the reader says, and what the reader calls none of them
         goes back to the other labels in the classifier's proportions. Each such tile is read the way
         its box lies (both ways when its long side is under `square_band` times its short side, the
-        surer read winning); the reader was trained on tiles either way up."""
+        surer read winning); the reader was trained on tiles either way up. With `weight` under 1 the
+        share is divided by the geometric mean of the classifier's division (power 1 - weight) and the
+        reader's (power weight)."""
         mass = probs[:, self.columns].sum(axis=1)
         chosen = np.nonzero(mass >= min_mass)[0]
         if len(chosen) == 0:
@@ -65,6 +73,14 @@ class BonusReader:
         read = combine_views(read, np.asarray(owner, np.int64), len(chosen), "max")
         out = probs.copy()
         share = mass[chosen][:, None]
+        if weight < 1:  # the classifier's own division of the share still counts, as a geometric mean
+            own = probs[np.ix_(chosen, self.columns)] / np.maximum(share, 1e-12)
+            mixed = np.power(np.maximum(own, 1e-12), 1 - weight) * np.power(
+                np.maximum(read[:, :-1], 1e-12), weight
+            )
+            read = np.concatenate(
+                [mixed / mixed.sum(axis=1, keepdims=True) * (1 - read[:, -1:]), read[:, -1:]], axis=1
+            )
         out[np.ix_(chosen, self.columns)] = share * read[:, :-1]
         rest = probs[np.ix_(chosen, self.others)]
         total = rest.sum(axis=1, keepdims=True)

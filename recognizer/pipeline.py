@@ -101,6 +101,8 @@ class Settings:
     bonus_reread_min: float = 0.3  # a tile the classifier gives at least this much flower-or-season
     # probability is read again by the bonus reader, where the models have one (labels.json
     # "bonus_reader"; recognizer/bonus_reader.py); above 1: never
+    bonus_reader_weight: float = 1.0  # how much the reader's division of that share counts against the
+    # classifier's (1: the reader's alone; geometric mean otherwise)
     detector_stretch: float | None = None  # None: labels.json's "detector_input" ("square": SQUARE,
     # "letterbox": 1), else STRETCH. The photo's long side is squeezed by up to this factor for the
     # detector (detector.input_layout). Stretching every photo to the square, as the training photos were
@@ -239,7 +241,9 @@ class Recognizer:
         if self.bonus_reader is None or self.settings.bonus_reread_min > 1:
             return probs
         s = self.settings
-        return self.bonus_reader.reread(rgb, xyxy, probs, s.bonus_reread_min, s.square_band)
+        return self.bonus_reader.reread(
+            rgb, xyxy, probs, s.bonus_reread_min, s.square_band, s.bonus_reader_weight
+        )
 
     def recognize(self, image: LoadedImage) -> Detections:
         """Tiles in the photo: codes under the game's limits, boxes in original pixels, reading order."""

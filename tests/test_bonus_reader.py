@@ -107,3 +107,13 @@ def test_labels_json_naming_a_missing_reader_is_a_model_error(tmp_path: Path) ->
     (tmp_path / "labels.json").write_text(json.dumps({"labels": list(LABELS), "bonus_reader": list(BONUS)}))
     with pytest.raises(ModelError, match=r"bonus_reader\.onnx"):
         load_model_files(tmp_path)
+
+
+def test_a_weight_under_one_keeps_some_of_the_classifiers_division() -> None:
+    bonus, _ = reader([0, 0, 0, 0, 2, 0, 0, 0, -9])  # the reader leans to 1y
+    probs = row(_1f=0.9, _1y=0.1)[None]
+    alone = bonus.reread(RGB, BOXES[1:], probs, 0.3, 1.5)[0]
+    halved = bonus.reread(RGB, BOXES[1:], probs, 0.3, 1.5, weight=0.5)[0]
+    assert alone.argmax() == LABELS.index("1y")
+    assert halved[LABELS.index("1f")] > alone[LABELS.index("1f")]
+    assert halved.sum() == pytest.approx(1) and alone.sum() == pytest.approx(1)
