@@ -85,7 +85,7 @@ def report(
             t, g = LABELS[int(truth)], "no tile" if gone else LABELS[int(guess)]
             keys = ["all", f"artwork {artwork}", f"family {family(t)}", f"size {size_band(side)}"]
             if family(t) == "bonus":  # flowers and seasons differ most between sets: by artwork too
-                keys.append(f"bonus, artwork {artwork}")
+                keys += [f"bonus, artwork {artwork}", f"bonus, size {size_band(side)}"]
             for key in keys:
                 seen[key] += 1
                 right[key] += int(t == g)
