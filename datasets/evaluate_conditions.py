@@ -25,6 +25,7 @@ import numpy as np
 from datasets.audit import AuditMismatch, audited, load_fixes
 from datasets.evaluate import Variant, evaluate, jpeg_bytes, load_recognizer
 from datasets.row_strip import is_row_strip
+from datasets.settings_flags import add_set_flag
 from datasets.yolo import data_dir, placeholder_labelled, read_folder, read_split
 
 FRAME = (4032, 3024)
@@ -140,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_set_flag(ap)
     args = ap.parse_args(argv)
     unknown = [c for c in args.conditions if c not in CONDITIONS]
     if unknown:
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         samples = [s for s in samples if not placeholder_labelled(s) and not is_row_strip(s.boxes)]
     samples = samples[: args.limit]
-    recognizer = load_recognizer("evaluate_conditions", args.models, args.threads)
+    recognizer = load_recognizer("evaluate_conditions", args.models, args.threads, sets=args.set)
     if recognizer is None:
         return 2
     out = {}
