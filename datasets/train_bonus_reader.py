@@ -40,8 +40,24 @@ NONE = len(CODES)
 PAD = 0.175
 """The crop pad the runtime reads at (labels.json "pad")."""
 MIX = {"printed": 0.3, "artwork": 0.15, "scene": 0.25, "photo": 0.1, "other": 0.2}
-"""Shares of a training batch by source."""
+"""Shares of a training batch by source (the default of --mix)."""
 Faces = list[tuple[int, np.ndarray]]
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    """"printed=0.5,other=0.2" -> MIX with those shares changed; every share at least 0, summing to 1."""
+    mix = dict(MIX)
+    for part in filter(None, text.split(",")):
+        name, _, value = part.partition("=")
+        if name.strip() not in MIX:
+            raise argparse.ArgumentTypeError(f"--mix: unknown source {name.strip()!r} (one of {', '.join(MIX)})")
+        try:
+            mix[name.strip()] = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"--mix: {part!r} is not SOURCE=SHARE") from None
+    if min(mix.values()) < 0 or abs(sum(mix.values()) - 1) > 1e-6:
+        raise argparse.ArgumentTypeError(f"--mix: shares must be at least 0 and sum to 1, not {mix}")
+    return mix
 
 
 def target(label: int) -> int:
@@ -160,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--mix", type=parse_mix, default=dict(MIX), help="shares by source, e.g. printed=0.5,scene=0.05")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -192,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     model = BonusReaderNet(len(CODES) + 1)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps, pct_start=0.1)
-    counts = {k: round(v * args.batch) for k, v in MIX.items()}
+    counts = {k: round(v * args.batch) for k, v in args.mix.items()}
+    log(f"mix {args.mix}, batch {args.batch}: {counts}")
     others = scene_other + photo_other[: len(scene_other)]
     start = time.time()
     for step in range(args.steps):
