@@ -45,12 +45,14 @@ Faces = list[tuple[int, np.ndarray]]
 
 
 def parse_mix(text: str) -> dict[str, float]:
-    """"printed=0.5,other=0.2" -> MIX with those shares changed; every share at least 0, summing to 1."""
+    """ "printed=0.5,other=0.2" -> MIX with those shares changed; every share at least 0, summing to 1."""
     mix = dict(MIX)
     for part in filter(None, text.split(",")):
         name, _, value = part.partition("=")
         if name.strip() not in MIX:
-            raise argparse.ArgumentTypeError(f"--mix: unknown source {name.strip()!r} (one of {', '.join(MIX)})")
+            raise argparse.ArgumentTypeError(
+                f"--mix: unknown source {name.strip()!r} (one of {', '.join(MIX)})"
+            )
         try:
             mix[name.strip()] = float(value)
         except ValueError:
@@ -176,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--mix", type=parse_mix, default=dict(MIX), help="shares by source, e.g. printed=0.5,scene=0.05")
+    ap.add_argument(
+        "--mix", type=parse_mix, default=dict(MIX), help="shares by source, e.g. printed=0.5,scene=0.05"
+    )
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
