@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -17,13 +18,14 @@ import torch
 import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back
+from datasets.batch_workers import epoch_batches
 from datasets.mine_negatives import far_from_tiles, read_negatives
 from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
 from datasets.random_conv import random_convolution
 from datasets.row_strip import row_strip
 from datasets.tile_crops import PAD, crop_tile, random_crop
-from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
+from datasets.training_run import add_run_args, cpu_state, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK, LABELS, read_folder
 
 RARE_SUFFIXES = ("f", "y")  # flowers and seasons have ~3x fewer boxes
@@ -31,13 +33,14 @@ NOT_A_TILE = len(LABELS)
 """Index of the "not a tile" output (after the 43 labels) of a classifier trained with --not-a-tile."""
 
 
-def build_index(samples: list, oversample: int) -> np.ndarray:
-    """Rows (image index, box index, label), rare classes repeated `oversample` times."""
+def build_index(samples: list, oversample: int, real: int = 0, real_repeat: int = 1) -> np.ndarray:
+    """Rows (image index, box index, label), rare classes repeated `oversample` times and the boxes of the
+    first `real` samples (the real photos) `real_repeat` times, so many scenes do not drown them."""
     rows = []
     for i, s in enumerate(samples):
         for j, lab in enumerate(s.labels):
             reps = oversample if LABELS[lab].endswith(RARE_SUFFIXES) else 1
-            rows.extend([(i, j, int(lab))] * reps)
+            rows.extend([(i, j, int(lab))] * reps * (real_repeat if i < real else 1))
     return np.array(rows, dtype=np.int64)
 
 
@@ -229,15 +232,45 @@ def widen_head(state: dict, outputs: int) -> dict:
 
 
 @torch.no_grad()
-def evaluate(model: TileClassifier, x: torch.Tensor, y: torch.Tensor) -> tuple[float, np.ndarray, np.ndarray]:
+def evaluate(
+    model: TileClassifier, x: torch.Tensor, y: torch.Tensor, device: str = "cpu"
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Accuracy, per-class accuracy, and confusion matrix (one row and column per output)."""
     model.eval()
-    preds = torch.cat([model(x[k : k + 512]).argmax(1) for k in range(0, len(x), 512)])
-    outputs = int(model(x[:1]).shape[1])
+    preds = torch.cat([model(x[k : k + 512].to(device)).argmax(1).cpu() for k in range(0, len(x), 512)])
+    outputs = int(model(x[:1].to(device)).shape[1])
     conf = np.zeros((outputs, outputs), dtype=np.int64)
     np.add.at(conf, (y.numpy(), preds.numpy()), 1)
     per = conf.diagonal() / np.maximum(conf.sum(1), 1)
     return float((preds == y).float().mean()), per, conf
+
+
+def epochs_that_fit(
+    make: Callable[[np.ndarray, np.random.Generator], tuple[torch.Tensor, torch.Tensor]],
+    rows: np.ndarray,
+    args: argparse.Namespace,
+    steps_per_epoch: int,
+    logf: Path,
+) -> int:
+    """How many epochs (at most --epochs) fit in --fit-minutes, timed on a few batches made as training
+    makes them (by the workers): on a GPU, making the crops is what takes the time. Decided before the
+    one-cycle schedule is laid out, so a run that is cut short still ends its schedule."""
+    probe = min(steps_per_epoch, 6 * max(args.workers, 1))
+    started = time.time()
+    for _ in epoch_batches(make, rows, args.batch, probe, np.random.default_rng(args.seed), args.workers):
+        pass
+    per_epoch = (time.time() - started) / probe * steps_per_epoch
+    fit = max(1, min(args.epochs, int(60 * args.fit_minutes / per_epoch)))
+    log(logf, f"an epoch takes about {per_epoch:.0f} s: {fit} epochs fit in {args.fit_minutes} minutes")
+    return fit
+
+
+def optimiser_to(opt: torch.optim.Optimizer, device: str) -> None:
+    """Move a (resumed) optimiser's state to the network's device."""
+    for state in opt.state.values():
+        for key, value in state.items():
+            if isinstance(value, torch.Tensor):
+                state[key] = value.to(device)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,6 +303,28 @@ def main(argv: list[str] | None = None) -> int:
         "--choose-also",
         help="scene folder (train artworks) whose crops choose the best epoch with valid: mean accuracy",
     )
+    ap.add_argument(
+        "--real-repeat", type=int, default=1, help="draw the real photos' boxes this many times an epoch"
+    )
+    ap.add_argument("--device", default="cpu", help='where the network trains: "cpu" or "cuda"')
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="processes that cut and augment the crops (0: this process, as every recipe before v13)",
+    )
+    ap.add_argument(
+        "--fit-minutes",
+        type=float,
+        default=0.0,
+        help="train only as many epochs (at most --epochs) as fit in this many minutes (0: --epochs)",
+    )
+    ap.add_argument(
+        "--max-minutes",
+        type=float,
+        default=0.0,
+        help="stop after the epoch that ends past this many minutes of training (0: run every epoch)",
+    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -280,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234), args.pad)
     del valid_imgs
     tx, ty = scene_set(args.choose_also, args.pad, args.not_a_tile) if args.choose_also else (None, None)
-    rows = build_index(train, args.oversample)
+    rows = build_index(train, args.oversample, run.real, args.real_repeat)
     steps_per_epoch = len(rows) // args.batch
     negatives = Negatives(train) if args.not_a_tile else None
     log(
@@ -299,30 +354,36 @@ def main(argv: list[str] | None = None) -> int:
         widened = Path(out) / "init_widened.pt"
         torch.save({**checkpoint, "model": widen_head(checkpoint["model"], outputs)}, widened)
         args.init = str(widened)
+
+    def make(batch_rows: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        return make_batch(
+            train_imgs, train, batch_rows, rng, args.back_frac, args.strip_frac, args.pad, negatives,
+            args.none_frac,
+        )  # fmt: skip
+
+    if args.fit_minutes:
+        args.epochs = epochs_that_fit(make, rows, args, steps_per_epoch, logf)
     model = TileClassifier(outputs, args.width)
     optimisation = start_optimisation(model, args, run, args.epochs * steps_per_epoch, pct_start=0.15)
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
+    model.to(args.device)
+    optimiser_to(opt, args.device)
 
+    started = time.time()
     for epoch in range(start, args.epochs):
+        if args.max_minutes and time.time() - started > 60 * args.max_minutes:
+            log(logf, f"stopped before epoch {epoch}: past --max-minutes {args.max_minutes}")
+            break
         rng = np.random.default_rng(args.seed * 1000 + epoch)
         order = rows[rng.permutation(len(rows))]
         model.train()
         if args.freeze_bn:
             freeze_batchnorm(model)
         t0, tot, n = time.time(), 0.0, 0
-        for step in range(steps_per_epoch):
-            x, y = make_batch(
-                train_imgs,
-                train,
-                order[step * args.batch : (step + 1) * args.batch],
-                rng,
-                args.back_frac,
-                args.strip_frac,
-                args.pad,
-                negatives,
-                args.none_frac,
-            )
+        batches = epoch_batches(make, order, args.batch, steps_per_epoch, rng, args.workers)
+        for step, (x, y) in enumerate(batches):
             x = random_convolution(x, rng, args.random_conv)
+            x, y = x.to(args.device, non_blocking=True), y.to(args.device, non_blocking=True)
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -332,11 +393,11 @@ def main(argv: list[str] | None = None) -> int:
             if step % 50 == 0:
                 log(logf, f"epoch {epoch} step {step}/{steps_per_epoch} loss {tot / n:.4f}")
         names = [*LABELS, "none"][:outputs]
-        valid_acc, per, conf = evaluate(model, vx, vy)
+        valid_acc, per, conf = evaluate(model, vx, vy, args.device)
         weak = sorted(range(len(LABELS)), key=lambda k: per[k])[:6]
         acc, tune_note = valid_acc, ""
         if tx is not None and ty is not None:
-            tune_acc, tune_per, _ = evaluate(model, tx, ty)
+            tune_acc, tune_per, _ = evaluate(model, tx, ty, args.device)
             acc = (valid_acc + tune_acc) / 2
             none_note = f", not-a-tile {tune_per[NOT_A_TILE]:.3f}" if args.not_a_tile else ""
             tune_note = f" scenes acc {tune_acc:.4f}{none_note}, mean {acc:.4f}"
@@ -349,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         if acc > best:
             best = acc
             torch.save(
-                {"model": model.state_dict(), "epoch": epoch, "acc": acc, "args": vars(args)}, out / "best.pt"
+                {"model": cpu_state(model), "epoch": epoch, "acc": acc, "args": vars(args)}, out / "best.pt"
             )
             (out / "best_metrics.json").write_text(
                 json.dumps(
@@ -363,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             log(logf, f"new best {acc:.4f} at epoch {epoch}")
         # every epoch kept, to be compared through the whole recognizer (datasets.evaluate_world, evaluate)
-        snapshot = {"model": model.state_dict(), "epoch": epoch, "args": vars(args)}
+        snapshot = {"model": cpu_state(model), "epoch": epoch, "args": vars(args)}
         torch.save(snapshot, out / f"epoch{epoch}.pt")
         save_last(run, model, optimisation, epoch, best, args)
     log(logf, f"finished; best valid acc {best:.4f}")

@@ -50,6 +50,8 @@ class RunData:
     valid: list
     train_imgs: list[np.ndarray]
     valid_imgs: list[np.ndarray]
+    real: int = 0
+    """How many of `train` (the first ones) are the dataset's real photos; the rest are synthetic scenes."""
 
 
 def start_run(args: argparse.Namespace) -> RunData:
@@ -69,6 +71,7 @@ def start_run(args: argparse.Namespace) -> RunData:
         log(logf, f"valid labels not corrected: {exc}")
     if args.limit:
         train, valid = train[: args.limit], valid[: max(args.limit // 4, 1)]
+    real = len(train)
     for folder in args.synthetic:
         scenes = read_folder(Path(folder))
         train += scenes[: args.synthetic_limit] if args.synthetic_limit else scenes
@@ -78,7 +81,13 @@ def start_run(args: argparse.Namespace) -> RunData:
         f"({corrected} valid labels corrected by datasets/valid_audit.json)",
     )
     return RunData(
-        out, logf, train, valid, load_images([s.image for s in train]), load_images([s.image for s in valid])
+        out,
+        logf,
+        train,
+        valid,
+        load_images([s.image for s in train]),
+        load_images([s.image for s in valid]),
+        real,
     )
 
 
@@ -97,7 +106,7 @@ def start_optimisation(
 ) -> Optimisation:
     """AdamW + one-cycle lr for `model`; weights from `--init` when given; resumes from the run's last.pt."""
     if args.init:
-        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+        model.load_state_dict(torch.load(args.init, weights_only=False, map_location="cpu")["model"])
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=args.lr, total_steps=total_steps, pct_start=pct_start
@@ -105,13 +114,18 @@ def start_optimisation(
     state = Optimisation(opt, sched, 0, -1.0)
     last = run.out / "last.pt"
     if last.exists():
-        ck = torch.load(last, weights_only=False)
+        ck = torch.load(last, weights_only=False, map_location="cpu")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
         state.start, state.best = ck["epoch"] + 1, ck["best"]
         log(run.logf, f"resumed at epoch {state.start}, best {state.best:.4f}")
     return state
+
+
+def cpu_state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """The network's weights on the CPU, so a checkpoint made on a GPU loads anywhere."""
+    return {key: value.detach().cpu() for key, value in model.state_dict().items()}
 
 
 def save_last(
@@ -124,7 +138,7 @@ def save_last(
 ) -> None:
     """Write last.pt atomically (temp file, then rename), so a stop mid-write loses nothing."""
     checkpoint = {
-        "model": model.state_dict(),
+        "model": cpu_state(model),
         "opt": state.opt.state_dict(),
         "sched": state.sched.state_dict(),
         "epoch": epoch,

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# A classifier round on one machine with many cores and a GPU, in one go (session 21, models v13):
+# fresh world scenes rendered and mined by every core at once, then two classifiers trained side by side,
+# each fed by its own crop workers: A continues the shipped classifier, B starts from nothing.
+# Needs the compact copy of `datasets.carry pack` (the real train photos and the face cache) in $CARRY.
+# Knobs (environment): JOBS scene folders of SCENES scenes, LONE_JOBS of LONE lone-tile scenes, DEVICE,
+# WORKERS per run, EPOCHS_A / EPOCHS_B (at most), FIT_MINUTES (each run trains only the epochs that fit),
+# STOP_AT (seconds after the start by which training must end), RESULT (where checkpoints and logs go).
+#
+#   python3 -m datasets.carry pack .carry && bash datasets/many_cores_round.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-python3}
+CARRY=${CARRY:-.carry}
+JOBS=${JOBS:-14}
+SCENES=${SCENES:-600}
+LONE_JOBS=${LONE_JOBS:-2}
+LONE=${LONE:-1500}
+DEVICE=${DEVICE:-cuda}
+WORKERS=${WORKERS:-7}
+EPOCHS_A=${EPOCHS_A:-8}
+EPOCHS_B=${EPOCHS_B:-16}
+FIT_MINUTES=${FIT_MINUTES:-4}
+STOP_AT=${STOP_AT:-520}
+RESULT=${RESULT:-runs/round_result}
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 MAHJONG_NTS_DATA=$PWD/runs/data
+start=$(date +%s)
+since() { echo "$(($(date +%s) - start)) s"; }
+mkdir -p runs "$RESULT"
+
+# what the round needs, checked before any long step
+$PY -c "import cv2, numpy, onnx, onnxruntime, torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+if [ "$DEVICE" = cuda ]; then $PY -c "import torch; assert torch.cuda.is_available(), 'no GPU'"; fi
+$PY -m datasets.carry unpack "$CARRY" runs --jobs "$(nproc)"
+$PY -m datasets.onnx_init --out runs/init_shipped
+echo "unpacked and initialised: $(since)"
+
+synthetic=()
+for k in $(seq 0 $((JOBS - 1))); do
+    folder=runs/round_scenes$k
+    synthetic+=(--synthetic "$folder")
+    ($PY -m datasets.world_scenes --out "$folder" --count "$SCENES" --split train --seed $((40 + k)) \
+        && $PY -m datasets.mine_negatives "$folder") >"$RESULT/scenes$k.log" 2>&1 &
+done
+for k in $(seq 0 $((LONE_JOBS - 1))); do
+    folder=runs/round_lone$k
+    synthetic+=(--synthetic "$folder")
+    $PY -m datasets.world_scenes --out "$folder" --count "$LONE" --split train --seed $((60 + k)) --kinds lone \
+        >"$RESULT/lone$k.log" 2>&1 &
+done
+wait
+grep -h "artworks (train)" "$RESULT/scenes0.log" | cut -c1-400
+tail -qn1 "$RESULT"/scenes*.log
+echo "scenes rendered and mined: $(since)"
+
+common=(--width 48 --not-a-tile "${synthetic[@]}" --oversample 4 --back-frac 0.04 --strip-frac 0.25 --pad 0.175
+    --none-frac 0.06 --real-repeat 2 --device "$DEVICE" --workers "$WORKERS" --fit-minutes "$FIT_MINUTES" --threads 1)
+left=$((STOP_AT - $(date +%s) + start))
+timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --init runs/init_shipped/classifier.pt --freeze-bn \
+    --epochs "$EPOCHS_A" --lr 2e-4 --out runs/round_a --seed 31 >"$RESULT/train_a.out" 2>&1 &
+timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --epochs "$EPOCHS_B" --lr 3e-3 --batch 256 \
+    --out runs/round_b --seed 32 >"$RESULT/train_b.out" 2>&1 &
+wait || true
+echo "trained: $(since)"
+for run in a b; do
+    cp "runs/round_$run/log.txt" "$RESULT/log_$run.txt" || true
+    for ck in $(ls -v runs/round_$run/epoch*.pt 2>/dev/null | tail -n 2); do cp "$ck" "$RESULT/${run}_$(basename "$ck")"; done
+done
+ls -la "$RESULT"
