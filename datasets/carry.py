@@ -3,7 +3,7 @@ artwork packages (a rented GPU machine, say): the real train photos as WebP, a f
 run's own log only; rounds are judged at home on the whole valid split) and the train artworks' cached
 faces (PNG, as cached). `unpack` writes them back as the dataset folder and the face cache.
 
-    .venv/bin/python -m datasets.carry pack .carry        # here: about 52 MB
+    .venv/bin/python -m datasets.carry pack .carry        # here: about 43 MB
     python3 -m datasets.carry unpack .carry runs          # there: runs/data (the dataset), runs/faces
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+import tarfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -20,10 +21,11 @@ import cv2
 from datasets.faces import ARTWORKS
 from datasets.yolo import require_data_dir
 
-PHOTO_QUALITY = 75
+PHOTO_QUALITY = 65
 """WebP quality of the carried photos: the train split fits the transfer limit; the crops are degraded
 by JPEG-like noise in training anyway."""
-VALID_PHOTOS = 24
+VALID_PHOTOS = 8
+ARCHIVE = "carry.tar.gz"
 
 
 def _to_webp(job: tuple[Path, Path, int]) -> None:
@@ -66,8 +68,11 @@ def pack(dest: Path, data: Path, faces: Path) -> list[tuple[Path, Path, int]]:
     return jobs
 
 
-def unpack(src: Path, out: Path) -> list[tuple[Path, Path]]:
+def unpack(folder: Path, out: Path) -> list[tuple[Path, Path]]:
     """The conversions that restore out/data (the dataset) and out/faces (the face cache)."""
+    src = out / "carried"
+    with tarfile.open(folder / ARCHIVE) as tar:
+        tar.extractall(src, filter="data")
     jobs: list[tuple[Path, Path]] = []
     for path in sorted(src.rglob("*")):
         rel = path.relative_to(src)
@@ -104,13 +109,18 @@ def main(argv: list[str] | None = None) -> int:
         jobs: list = pack(args.folder, require_data_dir(args.data), args.faces)
         convert = _to_webp
     else:
-        if not args.folder.is_dir():
-            print(f"error: {args.folder} is not a folder", file=sys.stderr)
+        if not (args.folder / ARCHIVE).is_file():
+            print(f"error: no {ARCHIVE} in {args.folder}", file=sys.stderr)
             return 2
         jobs = unpack(args.folder, args.out)
         convert = _from_webp  # type: ignore[assignment]
     with ProcessPoolExecutor(args.jobs) as pool:
         list(pool.map(convert, jobs, chunksize=32))
+    if args.action == "pack":  # one file: thousands of small ones cost a disk block each
+        with tarfile.open(args.folder / ARCHIVE, "w:gz") as tar:
+            for part in ("data", "faces"):
+                tar.add(args.folder / part, arcname=part)
+                shutil.rmtree(args.folder / part)
     size = sum(p.stat().st_size for p in args.folder.rglob("*") if p.is_file())
     print(f"{args.action}: {len(jobs)} images; {args.folder} holds {size / 1e6:.1f} MB")
     return 0
