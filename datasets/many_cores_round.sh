@@ -4,8 +4,9 @@
 # each fed by its own crop workers: A continues the shipped classifier, B starts from nothing.
 # Needs the compact copy of `datasets.carry pack` (the real train photos and the face cache) in $CARRY.
 # Knobs (environment): JOBS scene folders of SCENES scenes, LONE_JOBS of LONE lone-tile scenes, DEVICE,
-# WORKERS per run, EPOCHS_A / EPOCHS_B (at most), FIT_MINUTES (each run trains only the epochs that fit),
-# STOP_AT (seconds after the start by which training must end), RESULT (where checkpoints and logs go).
+# RUNS (a, b or both), WORKERS per run, EPOCHS_A / EPOCHS_B, MAX_MINUTES (no epoch starts after this many
+# minutes of training), STOP_AT (seconds after the start by which training must end), RESULT (where
+# checkpoints and logs go), EXTRA (more training options, e.g. --limit 20 for a quick check).
 #
 #   python3 -m datasets.carry pack .carry && bash datasets/many_cores_round.sh
 set -euo pipefail
@@ -18,9 +19,10 @@ LONE_JOBS=${LONE_JOBS:-2}
 LONE=${LONE:-1500}
 DEVICE=${DEVICE:-cuda}
 WORKERS=${WORKERS:-7}
-EPOCHS_A=${EPOCHS_A:-8}
-EPOCHS_B=${EPOCHS_B:-16}
-FIT_MINUTES=${FIT_MINUTES:-4}
+RUNS=${RUNS:-a b}
+EPOCHS_A=${EPOCHS_A:-2}
+EPOCHS_B=${EPOCHS_B:-14}
+MAX_MINUTES=${MAX_MINUTES:-4}
 STOP_AT=${STOP_AT:-520}
 RESULT=${RESULT:-runs/round_result}
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 MAHJONG_NTS_DATA=$PWD/runs/data
@@ -54,16 +56,21 @@ tail -qn1 "$RESULT"/scenes*.log
 echo "scenes rendered and mined: $(since)"
 
 common=(--width 48 --not-a-tile "${synthetic[@]}" --oversample 4 --back-frac 0.04 --strip-frac 0.25 --pad 0.175
-    --none-frac 0.06 --real-repeat 2 --device "$DEVICE" --workers "$WORKERS" --fit-minutes "$FIT_MINUTES" --threads 1)
+    --none-frac 0.06 --real-repeat 2 --device "$DEVICE" --workers "$WORKERS" --max-minutes "$MAX_MINUTES" --threads 1
+    ${EXTRA:-})
 left=$((STOP_AT - $(date +%s) + start))
-timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --init runs/init_shipped/classifier.pt --freeze-bn \
-    --epochs "$EPOCHS_A" --lr 2e-4 --out runs/round_a --seed 31 >"$RESULT/train_a.out" 2>&1 &
-timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --epochs "$EPOCHS_B" --lr 3e-3 --batch 256 \
-    --out runs/round_b --seed 32 >"$RESULT/train_b.out" 2>&1 &
+if [[ " $RUNS " == *" a "* ]]; then
+    timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --init runs/init_shipped/classifier.pt \
+        --freeze-bn --epochs "$EPOCHS_A" --lr 2e-4 --out runs/round_a --seed 31 >"$RESULT/train_a.out" 2>&1 &
+fi
+if [[ " $RUNS " == *" b "* ]]; then
+    timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --epochs "$EPOCHS_B" --lr 3e-3 --batch 256 \
+        --out runs/round_b --seed 32 >"$RESULT/train_b.out" 2>&1 &
+fi
 wait || true
 echo "trained: $(since)"
-for run in a b; do
+for run in $RUNS; do
     cp "runs/round_$run/log.txt" "$RESULT/log_$run.txt" || true
-    for ck in $(ls -v runs/round_$run/epoch*.pt 2>/dev/null | tail -n 2); do cp "$ck" "$RESULT/${run}_$(basename "$ck")"; done
+    for ck in $(ls -v runs/round_$run/epoch*.pt 2>/dev/null | tail -n 3); do cp "$ck" "$RESULT/${run}_$(basename "$ck")"; done
 done
 ls -la "$RESULT"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -245,26 +244,6 @@ def evaluate(
     return float((preds == y).float().mean()), per, conf
 
 
-def epochs_that_fit(
-    make: Callable[[np.ndarray, np.random.Generator], tuple[torch.Tensor, torch.Tensor]],
-    rows: np.ndarray,
-    args: argparse.Namespace,
-    steps_per_epoch: int,
-    logf: Path,
-) -> int:
-    """How many epochs (at most --epochs) fit in --fit-minutes, timed on a few batches made as training
-    makes them (by the workers): on a GPU, making the crops is what takes the time. Decided before the
-    one-cycle schedule is laid out, so a run that is cut short still ends its schedule."""
-    probe = min(steps_per_epoch, 6 * max(args.workers, 1))
-    started = time.time()
-    for _ in epoch_batches(make, rows, args.batch, probe, np.random.default_rng(args.seed), args.workers):
-        pass
-    per_epoch = (time.time() - started) / probe * steps_per_epoch
-    fit = max(1, min(args.epochs, int(60 * args.fit_minutes / per_epoch)))
-    log(logf, f"an epoch takes about {per_epoch:.0f} s: {fit} epochs fit in {args.fit_minutes} minutes")
-    return fit
-
-
 def optimiser_to(opt: torch.optim.Optimizer, device: str) -> None:
     """Move a (resumed) optimiser's state to the network's device."""
     for state in opt.state.values():
@@ -314,12 +293,6 @@ def main(argv: list[str] | None = None) -> int:
         help="processes that cut and augment the crops (0: this process, as every recipe before v13)",
     )
     ap.add_argument(
-        "--fit-minutes",
-        type=float,
-        default=0.0,
-        help="train only as many epochs (at most --epochs) as fit in this many minutes (0: --epochs)",
-    )
-    ap.add_argument(
         "--max-minutes",
         type=float,
         default=0.0,
@@ -361,8 +334,6 @@ def main(argv: list[str] | None = None) -> int:
             args.none_frac,
         )  # fmt: skip
 
-    if args.fit_minutes:
-        args.epochs = epochs_that_fit(make, rows, args, steps_per_epoch, logf)
     model = TileClassifier(outputs, args.width)
     optimisation = start_optimisation(model, args, run, args.epochs * steps_per_epoch, pct_start=0.15)
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
