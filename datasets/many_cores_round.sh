@@ -6,7 +6,8 @@
 # Knobs (environment): JOBS scene folders of SCENES scenes, LONE_JOBS of LONE lone-tile scenes, DEVICE,
 # RUNS (a, b or both), WORKERS per run, EPOCHS_A / EPOCHS_B, MAX_MINUTES (no epoch starts after this many
 # minutes of training), STOP_AT (seconds after the start by which training must end), RESULT (where
-# checkpoints and logs go), EXTRA (more training options, e.g. --limit 20 for a quick check).
+# checkpoints and logs go), INIT_MODELS (the ONNX models run A continues and the mining reads: models/),
+# EXTRA (more training options, e.g. --limit 20 for a quick check).
 #
 #   python3 -m datasets.carry pack .carry && bash datasets/many_cores_round.sh
 set -euo pipefail
@@ -25,6 +26,7 @@ EPOCHS_B=${EPOCHS_B:-14}
 MAX_MINUTES=${MAX_MINUTES:-4}
 STOP_AT=${STOP_AT:-520}
 RESULT=${RESULT:-runs/round_result}
+INIT_MODELS=${INIT_MODELS:-models}
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 MAHJONG_NTS_DATA=$PWD/runs/data
 start=$(date +%s)
 since() { echo "$(($(date +%s) - start)) s"; }
@@ -34,7 +36,7 @@ mkdir -p runs "$RESULT"
 $PY -c "import cv2, numpy, onnx, onnxruntime, torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
 if [ "$DEVICE" = cuda ]; then $PY -c "import torch; assert torch.cuda.is_available(), 'no GPU'"; fi
 $PY -m datasets.carry unpack "$CARRY" runs --jobs "$(nproc)"
-$PY -m datasets.onnx_init --out runs/init_shipped
+$PY -m datasets.onnx_init --models "$INIT_MODELS" --out runs/init_shipped
 echo "unpacked and initialised: $(since)"
 
 synthetic=()
@@ -42,7 +44,7 @@ for k in $(seq 0 $((JOBS - 1))); do
     folder=runs/round_scenes$k
     synthetic+=(--synthetic "$folder")
     ($PY -m datasets.world_scenes --out "$folder" --count "$SCENES" --split train --seed $((40 + k)) \
-        && $PY -m datasets.mine_negatives "$folder") >"$RESULT/scenes$k.log" 2>&1 &
+        && $PY -m datasets.mine_negatives "$folder" --models "$INIT_MODELS") >"$RESULT/scenes$k.log" 2>&1 &
 done
 for k in $(seq 0 $((LONE_JOBS - 1))); do
     folder=runs/round_lone$k
