@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         "--max-minutes",
         type=float,
         default=0.0,
-        help="stop after the epoch that ends past this many minutes of training (0: run every epoch)",
+        help="start no epoch after this many minutes of training (0: run every epoch)",
     )
     add_run_args(ap)
     args = ap.parse_args(argv)
