@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back
 from datasets.batch_workers import epoch_batches
+from datasets.export_onnx import load_classifier
 from datasets.mine_negatives import far_from_tiles, read_negatives
 from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
@@ -244,6 +245,15 @@ def evaluate(
     return float((preds == y).float().mean()), per, conf
 
 
+def distillation(logits: torch.Tensor, teacher: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """KL divergence of the network's distribution from the teacher's on the same crops (Hinton et al.,
+    2015, at temperature 1): a teacher that averages several networks hands its knowledge to one network,
+    which reads as fast as any one of them."""
+    with torch.no_grad():
+        target = teacher(x).log_softmax(dim=1)  # an ensemble's output is already log-probabilities
+    return F.kl_div(logits.log_softmax(dim=1), target, log_target=True, reduction="batchmean")
+
+
 def optimiser_to(opt: torch.optim.Optimizer, device: str) -> None:
     """Move a (resumed) optimiser's state to the network's device."""
     for state in opt.state.values():
@@ -284,6 +294,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--real-repeat", type=int, default=1, help="draw the real photos' boxes this many times an epoch"
+    )
+    ap.add_argument(
+        "--teacher",
+        nargs="+",
+        help="classifier checkpoint(s) to learn from besides the labels (several: their average)",
+    )
+    ap.add_argument(
+        "--teacher-weight", type=float, default=0.5, help="share of the loss that follows the teacher"
     )
     ap.add_argument("--device", default="cpu", help='where the network trains: "cpu" or "cuda"')
     ap.add_argument(
@@ -339,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
     model.to(args.device)
     optimiser_to(opt, args.device)
+    teacher = load_classifier(args.teacher).to(args.device) if args.teacher else None
+    if teacher is not None and teacher(vx[:1].to(args.device)).shape[1] != outputs:
+        raise SystemExit(f"error: the teacher's outputs differ from the {outputs} of this run")
 
     started = time.time()
     for epoch in range(start, args.epochs):
@@ -355,7 +376,12 @@ def main(argv: list[str] | None = None) -> int:
         for step, (x, y) in enumerate(batches):
             x = random_convolution(x, rng, args.random_conv)
             x, y = x.to(args.device, non_blocking=True), y.to(args.device, non_blocking=True)
-            loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
+            logits = model(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.1)
+            if teacher is not None:
+                loss = (1 - args.teacher_weight) * loss + args.teacher_weight * distillation(
+                    logits, teacher, x
+                )
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
