@@ -2,6 +2,10 @@
 With --not-a-tile it has a 44th output, "not a tile", trained on the hard negatives that
 `datasets.mine_negatives` found in the synthetic scenes and on bare table between their tiles.
 
+On a machine with a GPU and many cores, `--device cuda --workers N` trains there with N processes cutting
+the crops (`datasets/many_cores_round.sh` does a whole round); `--teacher` also learns from other
+classifiers' readings (distillation).
+
 Example: .venv/bin/python -m datasets.train_classifier --epochs 18 --out runs/classifier
 """
 
