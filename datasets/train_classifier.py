@@ -258,14 +258,6 @@ def distillation(logits: torch.Tensor, teacher: torch.nn.Module, x: torch.Tensor
     return F.kl_div(logits.log_softmax(dim=1), target, log_target=True, reduction="batchmean")
 
 
-def optimiser_to(opt: torch.optim.Optimizer, device: str) -> None:
-    """Move a (resumed) optimiser's state to the network's device."""
-    for state in opt.state.values():
-        for key, value in state.items():
-            if isinstance(value, torch.Tensor):
-                state[key] = value.to(device)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", help="dataset folder (default ../shared/datasets/chinese-mahjong-detection)")
@@ -307,7 +299,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--teacher-weight", type=float, default=0.5, help="share of the loss that follows the teacher"
     )
-    ap.add_argument("--device", default="cpu", help='where the network trains: "cpu" or "cuda"')
     ap.add_argument(
         "--workers",
         type=int,
@@ -359,8 +350,6 @@ def main(argv: list[str] | None = None) -> int:
     model = TileClassifier(outputs, args.width)
     optimisation = start_optimisation(model, args, run, args.epochs * steps_per_epoch, pct_start=0.15)
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
-    model.to(args.device)
-    optimiser_to(opt, args.device)
     teacher = load_classifier(args.teacher).to(args.device) if args.teacher else None
     if teacher is not None and teacher(vx[:1].to(args.device)).shape[1] != outputs:
         raise SystemExit(f"error: the teacher's outputs differ from the {outputs} of this run")

@@ -21,7 +21,7 @@ from datasets.augment import colour_jitter, degrade, paint_back, quarter_turn
 from datasets.models import TileDetector
 from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import long_strip
-from datasets.training_run import add_run_args, log, save_last, start_optimisation, start_run
+from datasets.training_run import add_run_args, cpu_state, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK
 from recognizer.detector import pairwise_overlap
 
@@ -202,7 +202,12 @@ def match_counts(pred: np.ndarray, gt: np.ndarray, iou: float = 0.5) -> tuple[in
 
 @torch.no_grad()
 def evaluate(
-    model: TileDetector, images: list[np.ndarray], samples: list, size: int, thresholds: tuple[float, ...]
+    model: TileDetector,
+    images: list[np.ndarray],
+    samples: list,
+    size: int,
+    thresholds: tuple[float, ...],
+    device: str = "cpu",
 ) -> dict[float, tuple[float, float]]:
     """Box precision/recall at IoU >= 0.5 on valid for each heatmap threshold (boxes in original pixels)."""
     model.eval()
@@ -217,7 +222,7 @@ def evaluate(
             batch.append(canvas)
             scales.append(s)
         x = torch.from_numpy(np.stack(batch)).permute(0, 3, 1, 2).contiguous()
-        heat, wh, off = (t.numpy() for t in model(x))
+        heat, wh, off = (t.cpu().numpy() for t in model(x.to(device)))
         for j, s in enumerate(scales):
             gt = samples[k + j].boxes
             ngt += len(gt)
@@ -313,12 +318,13 @@ def main(argv: list[str] | None = None) -> int:
             x = torch.from_numpy(colour_jitter(np.stack(wins).astype(np.float32) / 255.0, rng)).permute(
                 0, 3, 1, 2
             )
-            target = torch.from_numpy(np.stack(heats))
-            bi = torch.from_numpy(np.concatenate(bidx)).long()
-            ii = torch.from_numpy(np.concatenate(inds))
-            tsz = torch.from_numpy(np.concatenate(sizes))
-            tof = torch.from_numpy(np.concatenate(offs))
-            heat_logits, wh, off = model(x.contiguous())
+            dev = args.device
+            target = torch.from_numpy(np.stack(heats)).to(dev)
+            bi = torch.from_numpy(np.concatenate(bidx)).long().to(dev)
+            ii = torch.from_numpy(np.concatenate(inds)).to(dev)
+            tsz = torch.from_numpy(np.concatenate(sizes)).to(dev)
+            tof = torch.from_numpy(np.concatenate(offs)).to(dev)
+            heat_logits, wh, off = model(x.contiguous().to(dev))
             l_heat = focal_loss(heat_logits, target)
             if len(ii):
                 l_size = (torch.log(gather(wh, bi, ii)) - torch.log(tsz)).abs().mean()
@@ -339,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         log(logf, f"epoch {epoch} done in {time.time() - t0:.0f}s heat {h:.4f} size {s_:.4f} off {o:.4f}")
         if (epoch + 1) % args.eval_every == 0 or epoch == args.epochs - 1:
             t1 = time.time()
-            res = evaluate(model, valid_imgs, valid, args.size, thresholds)
+            res = evaluate(model, valid_imgs, valid, args.size, thresholds, args.device)
             f1 = {th: 2 * p * r / max(p + r, 1e-9) for th, (p, r) in res.items()}
             th_best = max(f1, key=lambda t: f1[t])
             log(
@@ -349,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             if f1[th_best] > best:
                 best = f1[th_best]
-                torch.save({"model": model.state_dict(), "epoch": epoch, "args": vars(args)}, out / "best.pt")
+                torch.save({"model": cpu_state(model), "epoch": epoch, "args": vars(args)}, out / "best.pt")
                 p, r = res[th_best]
                 (out / "best_metrics.json").write_text(
                     json.dumps(
@@ -365,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 log(logf, f"new best F1 {best:.4f} at epoch {epoch} (threshold {th_best})")
         # every epoch kept: the valid split alone does not choose (world scenes and valid together do)
-        snapshot = {"model": model.state_dict(), "epoch": epoch, "args": vars(args)}
+        snapshot = {"model": cpu_state(model), "epoch": epoch, "args": vars(args)}
         torch.save(snapshot, out / f"epoch{epoch}.pt")
         save_last(run, model, optimisation, epoch, best, args)
     log(logf, f"finished; best valid F1 {best:.4f}")

@@ -33,6 +33,7 @@ def add_run_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--synthetic-limit", type=int, default=0, help="use at most this many scenes per folder")
     ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning)")
     ap.add_argument("--limit", type=int, default=0, help="use only this many train images (timing runs)")
+    ap.add_argument("--device", default="cpu", help='where the network trains: "cpu" or "cuda"')
     ap.add_argument(
         "--freeze-bn",
         action="store_true",
@@ -120,7 +121,17 @@ def start_optimisation(
         sched.load_state_dict(ck["sched"])
         state.start, state.best = ck["epoch"] + 1, ck["best"]
         log(run.logf, f"resumed at epoch {state.start}, best {state.best:.4f}")
+    model.to(args.device)
+    optimiser_to(opt, args.device)
     return state
+
+
+def optimiser_to(opt: torch.optim.Optimizer, device: str) -> None:
+    """Move a (resumed) optimiser's state to the network's device."""
+    for state in opt.state.values():
+        for key, value in state.items():
+            if isinstance(value, torch.Tensor):
+                state[key] = value.to(device)
 
 
 def cpu_state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
