@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back
-from datasets.batch_workers import epoch_batches
+from datasets.batch_workers import epoch_batches, slices
 from datasets.export_onnx import load_classifier
 from datasets.mine_negatives import far_from_tiles, read_negatives
 from datasets.models import TileClassifier
@@ -365,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.freeze_bn:
             freeze_batchnorm(model)
         t0, tot, n = time.time(), 0.0, 0
-        batches = epoch_batches(make, order, args.batch, steps_per_epoch, rng, args.workers)
+        plans = slices(order, args.batch, steps_per_epoch)
+        batches = epoch_batches(make, plans, rng, args.workers)
         for step, (x, y) in enumerate(batches):
             x = random_convolution(x, rng, args.random_conv)
             x, y = x.to(args.device, non_blocking=True), y.to(args.device, non_blocking=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from datasets.augment import colour_jitter, degrade, paint_back, quarter_turn
+from datasets.batch_workers import epoch_batches
 from datasets.models import TileDetector
 from datasets.onnx_init import freeze_batchnorm
 from datasets.row_strip import long_strip
@@ -236,6 +238,65 @@ def evaluate(
     return {th: (tp[th] / max(npred[th], 1), tp[th] / max(ngt, 1)) for th in thresholds}
 
 
+def step_plans(
+    order: np.ndarray, steps: int, batch: int, strip_prob: float, rng: np.random.Generator
+) -> Iterator[tuple[bool, list[int]]]:
+    """Each step's plan: whether its batch is row strips (then half a batch of whole canvases) and which
+    photos it takes, in `order`, drawn one step at a time."""
+    at = 0
+    for _ in range(steps):
+        strip = bool(rng.random() < strip_prob)
+        n = batch // 2 if strip else batch
+        yield strip, [int(order[(at + b) % len(order)]) for b in range(n)]
+        at += n
+
+
+def detector_batch(
+    images: list[np.ndarray],
+    samples: list,
+    plan: tuple[bool, list[int]],
+    rng: np.random.Generator,
+    args: argparse.Namespace,
+) -> tuple[torch.Tensor, ...]:
+    """One step's windows and CenterNet targets: (x, heatmaps, batch index, centre index, sizes, offsets)."""
+    strip, photos = plan
+    window = args.size if strip else args.window
+    grid = window // STRIDE
+    wins, heats, bidx, inds, sizes, offs = [], [], [], [], [], []
+    for b, i in enumerate(photos):
+        photo = (images[i], samples[i].boxes, samples[i].labels)
+        made = None
+        if strip:  # this photo's row, joined with rows of a few random others
+            others = rng.integers(len(samples), size=5)
+            rows = [photo, *((images[k], samples[k].boxes, samples[k].labels) for k in others)]
+            made = long_strip(rows, rng)
+        win, boxes, classes = sample_window(
+            *(made or photo),
+            args.size,
+            window,
+            rng,
+            args.back_prob,
+            zoom=(0.75, 1.05) if made else (0.5, 1.4),
+            turn_prob=0.0 if made else args.turn_prob,
+        )
+        heat, ind, sz, of = draw_targets(boxes, classes, grid)
+        wins.append(win)
+        heats.append(heat)
+        bidx.append(np.full(len(ind), b))
+        inds.append(ind)
+        sizes.append(sz)
+        offs.append(of)
+    x = torch.from_numpy(colour_jitter(np.stack(wins).astype(np.float32) / 255.0, rng)).permute(0, 3, 1, 2)
+    return (
+        x.contiguous(),
+        torch.from_numpy(np.stack(heats)),
+        torch.from_numpy(np.concatenate(bidx)).long(),
+        torch.from_numpy(np.concatenate(inds)),
+        torch.from_numpy(np.concatenate(sizes)),
+        torch.from_numpy(np.concatenate(offs)),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", help="dataset folder (default ../shared/datasets/chinese-mahjong-detection)")
@@ -261,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
         help="share of photos turned by quarter turns (rows running up the frame, as from beside the hand)",
     )
     ap.add_argument("--eval-every", type=int, default=3)
+    ap.add_argument(
+        "--workers", type=int, default=0, help="processes that make the batches (0: this process, as before)"
+    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -274,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     optimisation = start_optimisation(model, args, run, args.epochs * steps, pct_start=0.1)
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
 
+    def make(plan: tuple[bool, list[int]], rng: np.random.Generator) -> tuple[torch.Tensor, ...]:
+        return detector_batch(train_imgs, train, plan, rng, args)
+
     thresholds = (0.2, 0.3, 0.4, 0.5)
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng(args.seed * 1000 + epoch)
@@ -283,48 +350,12 @@ def main(argv: list[str] | None = None) -> int:
             freeze_batchnorm(model)
         t0 = time.time()
         tots = np.zeros(3)
-        at = 0
-        for step in range(steps):
-            strip = rng.random() < args.strip_prob
-            n, window = (args.batch // 2, args.size) if strip else (args.batch, args.window)
-            grid = window // STRIDE
-            wins, heats, bidx, inds, sizes, offs = [], [], [], [], [], []
-            for b in range(n):
-                i = order[at % len(order)]
-                at += 1
-                photo = (train_imgs[i], train[i].boxes, train[i].labels)
-                made = None
-                if strip:  # this photo's row, joined with rows of a few random others
-                    others = rng.integers(len(train), size=5)
-                    made = long_strip(
-                        [photo, *((train_imgs[k], train[k].boxes, train[k].labels) for k in others)], rng
-                    )
-                win, boxes, classes = sample_window(
-                    *(made or photo),
-                    args.size,
-                    window,
-                    rng,
-                    args.back_prob,
-                    zoom=(0.75, 1.05) if made else (0.5, 1.4),
-                    turn_prob=0.0 if made else args.turn_prob,
-                )
-                heat, ind, sz, of = draw_targets(boxes, classes, grid)
-                wins.append(win)
-                heats.append(heat)
-                bidx.append(np.full(len(ind), b))
-                inds.append(ind)
-                sizes.append(sz)
-                offs.append(of)
-            x = torch.from_numpy(colour_jitter(np.stack(wins).astype(np.float32) / 255.0, rng)).permute(
-                0, 3, 1, 2
-            )
+        plans = step_plans(order, steps, args.batch, args.strip_prob, rng)
+        batches = epoch_batches(make, plans, rng, args.workers)
+        for step, batch in enumerate(batches):
             dev = args.device
-            target = torch.from_numpy(np.stack(heats)).to(dev)
-            bi = torch.from_numpy(np.concatenate(bidx)).long().to(dev)
-            ii = torch.from_numpy(np.concatenate(inds)).to(dev)
-            tsz = torch.from_numpy(np.concatenate(sizes)).to(dev)
-            tof = torch.from_numpy(np.concatenate(offs)).to(dev)
-            heat_logits, wh, off = model(x.contiguous().to(dev))
+            x, target, bi, ii, tsz, tof = (t.to(dev) for t in batch)
+            heat_logits, wh, off = model(x)
             l_heat = focal_loss(heat_logits, target)
             if len(ii):
                 l_size = (torch.log(gather(wh, bi, ii)) - torch.log(tsz)).abs().mean()

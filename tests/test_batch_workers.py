@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from datasets.batch_workers import epoch_batches  # noqa: E402
+from datasets.batch_workers import epoch_batches, slices  # noqa: E402
 
 
 def make(rows: np.ndarray, rng: np.random.Generator) -> tuple:
@@ -19,7 +19,7 @@ def make(rows: np.ndarray, rng: np.random.Generator) -> tuple:
 
 def run(workers: int, seed: int = 5) -> list[tuple]:
     order = np.arange(40)
-    return list(epoch_batches(make, order, 4, 10, np.random.default_rng(seed), workers))
+    return list(epoch_batches(make, slices(order, 4, 10), np.random.default_rng(seed), workers))
 
 
 def test_in_process_batches_draw_from_the_epoch_generator_in_step_order() -> None:
@@ -37,3 +37,13 @@ def test_workers_make_every_step_once_in_order_and_reproducibly() -> None:
     # each worker has its own generator: the two workers' batches differ
     assert float(first[0][1][0]) != float(first[1][1][0])
     assert [float(n[0]) for _, n in run(2, seed=6)] != [float(n[0]) for _, n in first]
+
+
+def test_detector_step_plans_take_the_photos_in_order_half_a_batch_for_strips() -> None:
+    from datasets.train_detector import step_plans
+
+    plans = list(step_plans(np.arange(10), 6, 4, 0.5, np.random.default_rng(2)))
+    taken = [i for _, photos in plans for i in photos]
+    assert taken == [k % 10 for k in range(len(taken))]  # round the order, never skipping a photo
+    assert {strip for strip, _ in plans} == {True, False}
+    assert all(len(photos) == (2 if strip else 4) for strip, photos in plans)
