@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# A classifier round on one machine with many cores and a GPU, in one go (session 21, models v13):
-# fresh world scenes rendered and mined by every core at once, then two classifiers trained side by side,
-# each fed by its own crop workers: A continues the shipped classifier, B starts from nothing.
+# A training round on one machine with many cores and a GPU, in one go (session 21, models v13):
+# fresh world scenes rendered and mined by every core at once, then networks trained side by side, each fed
+# by its own batch workers: A continues the shipped classifier, B starts a classifier from nothing, D
+# continues the shipped detector (v11's recipe: quarter turns, BatchNorm frozen).
 # Needs the compact copy of `datasets.carry pack` (the real train photos and the face cache) in $CARRY.
 # Knobs (environment): JOBS scene folders of SCENES scenes, LONE_JOBS of LONE lone-tile scenes, DEVICE,
-# RUNS (a, b or both), WORKERS per run, EPOCHS_A / EPOCHS_B, MAX_MINUTES (no epoch starts after this many
+# RUNS (any of a b d), WORKERS per run, EPOCHS_A / EPOCHS_B / EPOCHS_D, MAX_MINUTES (no epoch starts after this many
 # minutes of training), STOP_AT (seconds after the start by which training must end), RESULT (where
 # checkpoints and logs go), INIT_MODELS (the ONNX models run A continues and the mining reads: models/),
 # EXTRA (more training options, e.g. --limit 20 for a quick check).
@@ -23,6 +24,7 @@ WORKERS=${WORKERS:-7}
 RUNS=${RUNS:-a b}
 EPOCHS_A=${EPOCHS_A:-2}
 EPOCHS_B=${EPOCHS_B:-14}
+EPOCHS_D=${EPOCHS_D:-3}
 MAX_MINUTES=${MAX_MINUTES:-4}
 STOP_AT=${STOP_AT:-520}
 RESULT=${RESULT:-runs/round_result}
@@ -68,6 +70,11 @@ fi
 if [[ " $RUNS " == *" b "* ]]; then
     timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --epochs "$EPOCHS_B" --lr 3e-3 --batch 256 \
         --out runs/round_b --seed 32 >"$RESULT/train_b.out" 2>&1 &
+fi
+if [[ " $RUNS " == *" d "* ]]; then
+    timeout "$left" $PY -m datasets.train_detector --init runs/init_shipped/detector.pt --freeze-bn \
+        "${synthetic[@]}" --epochs "$EPOCHS_D" --lr 1.5e-4 --turn-prob 0.3 --eval-every 1 --device "$DEVICE" \
+        --workers "$WORKERS" --threads 1 --out runs/round_d --seed 33 ${EXTRA:-} >"$RESULT/train_d.out" 2>&1 &
 fi
 wait || true
 echo "trained: $(since)"
