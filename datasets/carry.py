@@ -28,26 +28,19 @@ VALID_PHOTOS = 8
 ARCHIVE = "carry.tar.gz"
 
 
-def _to_webp(job: tuple[Path, Path, int]) -> None:
-    src, dst, quality = job
+def _convert(job: tuple[Path, Path, list[int]]) -> None:
+    """Read one image and write it again in the format (and with the encoder options) of its target."""
+    src, dst, params = job
     image = cv2.imread(str(src), cv2.IMREAD_UNCHANGED)
     if image is None:
         raise SystemExit(f"unreadable: {src}")
-    cv2.imwrite(str(dst), image, [cv2.IMWRITE_WEBP_QUALITY, quality])
-
-
-def _from_webp(job: tuple[Path, Path]) -> None:
-    src, dst = job
-    image = cv2.imread(str(src), cv2.IMREAD_UNCHANGED)
-    if image is None:
-        raise SystemExit(f"unreadable: {src}")
-    params = [cv2.IMWRITE_JPEG_QUALITY, 95] if dst.suffix == ".jpg" else []
     cv2.imwrite(str(dst), image, params)
 
 
-def pack(dest: Path, data: Path, faces: Path) -> list[tuple[Path, Path, int]]:
+def pack(dest: Path, data: Path, faces: Path) -> list[tuple[Path, Path, list[int]]]:
     """The conversions that make `dest` (labels and manifests are copied here, images by the caller)."""
-    jobs: list[tuple[Path, Path, int]] = []
+    jobs: list[tuple[Path, Path, list[int]]] = []
+    webp = [cv2.IMWRITE_WEBP_QUALITY, PHOTO_QUALITY]
     for split, limit in (("train", None), ("valid", VALID_PHOTOS)):
         (dest / "data" / split / "images").mkdir(parents=True, exist_ok=True)
         (dest / "data" / split / "labels").mkdir(parents=True, exist_ok=True)
@@ -55,7 +48,7 @@ def pack(dest: Path, data: Path, faces: Path) -> list[tuple[Path, Path, int]]:
             label = data / split / "labels" / f"{image.stem}.txt"
             if label.exists():
                 shutil.copy(label, dest / "data" / split / "labels" / label.name)
-            jobs.append((image, dest / "data" / split / "images" / f"{image.stem}.webp", PHOTO_QUALITY))
+            jobs.append((image, dest / "data" / split / "images" / f"{image.stem}.webp", webp))
     shutil.copy(data / "data.yaml", dest / "data" / "data.yaml")
     for artwork, side in ARTWORKS.items():
         folder = faces / artwork
@@ -68,19 +61,19 @@ def pack(dest: Path, data: Path, faces: Path) -> list[tuple[Path, Path, int]]:
     return jobs
 
 
-def unpack(folder: Path, out: Path) -> list[tuple[Path, Path]]:
+def unpack(folder: Path, out: Path) -> list[tuple[Path, Path, list[int]]]:
     """The conversions that restore out/data (the dataset) and out/faces (the face cache)."""
     src = out / "carried"
     with tarfile.open(folder / ARCHIVE) as tar:
         tar.extractall(src, filter="data")
-    jobs: list[tuple[Path, Path]] = []
+    jobs: list[tuple[Path, Path, list[int]]] = []
     for path in sorted(src.rglob("*")):
         rel = path.relative_to(src)
         target = out / rel
         if path.is_dir():
             target.mkdir(parents=True, exist_ok=True)
         elif path.suffix == ".webp":
-            jobs.append((path, target.with_suffix(".jpg")))
+            jobs.append((path, target.with_suffix(".jpg"), [cv2.IMWRITE_JPEG_QUALITY, 95]))
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, target)
@@ -106,16 +99,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"error: no face cache at {args.faces}: run `python -m datasets.faces` first", file=sys.stderr
             )
             return 2
-        jobs: list = pack(args.folder, require_data_dir(args.data), args.faces)
-        convert = _to_webp
+        jobs = pack(args.folder, require_data_dir(args.data), args.faces)
     else:
         if not (args.folder / ARCHIVE).is_file():
             print(f"error: no {ARCHIVE} in {args.folder}", file=sys.stderr)
             return 2
         jobs = unpack(args.folder, args.out)
-        convert = _from_webp  # type: ignore[assignment]
     with ProcessPoolExecutor(args.jobs) as pool:
-        list(pool.map(convert, jobs, chunksize=32))
+        list(pool.map(_convert, jobs, chunksize=32))
     if args.action == "pack":  # one file: thousands of small ones cost a disk block each
         with tarfile.open(args.folder / ARCHIVE, "w:gz") as tar:
             for part in ("data", "faces"):

@@ -35,8 +35,8 @@ since() { echo "$(($(date +%s) - start)) s"; }
 mkdir -p runs "$RESULT"
 
 # what the round needs, checked before any long step
-$PY -c "import cv2, numpy, onnx, onnxruntime, torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
-if [ "$DEVICE" = cuda ]; then $PY -c "import torch; assert torch.cuda.is_available(), 'no GPU'"; fi
+$PY -c "import cv2, numpy, onnx, onnxruntime, torch; print('torch', torch.__version__)
+assert '$DEVICE' != 'cuda' or torch.cuda.is_available(), 'no GPU'"
 $PY -m datasets.carry unpack "$CARRY" runs --jobs "$(nproc)"
 $PY -m datasets.onnx_init --models "$INIT_MODELS" --out runs/init_shipped
 echo "unpacked and initialised: $(since)"

@@ -300,12 +300,6 @@ def main(argv: list[str] | None = None) -> int:
         "--teacher-weight", type=float, default=0.5, help="share of the loss that follows the teacher"
     )
     ap.add_argument(
-        "--workers",
-        type=int,
-        default=0,
-        help="processes that cut and augment the crops (0: this process, as every recipe before v13)",
-    )
-    ap.add_argument(
         "--max-minutes",
         type=float,
         default=0.0,

@@ -322,9 +322,6 @@ def main(argv: list[str] | None = None) -> int:
         help="share of photos turned by quarter turns (rows running up the frame, as from beside the hand)",
     )
     ap.add_argument("--eval-every", type=int, default=3)
-    ap.add_argument(
-        "--workers", type=int, default=0, help="processes that make the batches (0: this process, as before)"
-    )
     add_run_args(ap)
     args = ap.parse_args(argv)
 
@@ -353,8 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         plans = step_plans(order, steps, args.batch, args.strip_prob, rng)
         batches = epoch_batches(make, plans, rng, args.workers)
         for step, batch in enumerate(batches):
-            dev = args.device
-            x, target, bi, ii, tsz, tof = (t.to(dev) for t in batch)
+            x, target, bi, ii, tsz, tof = (t.to(args.device) for t in batch)
             heat_logits, wh, off = model(x)
             l_heat = focal_loss(heat_logits, target)
             if len(ii):

@@ -35,6 +35,12 @@ def add_run_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--limit", type=int, default=0, help="use only this many train images (timing runs)")
     ap.add_argument("--device", default="cpu", help='where the network trains: "cpu" or "cuda"')
     ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="processes that make the training batches (0: this process, as every recipe before v13)",
+    )
+    ap.add_argument(
         "--freeze-bn",
         action="store_true",
         help="keep BatchNorms on their running statistics (fine-tuning from datasets.onnx_init weights)",
@@ -105,7 +111,9 @@ class Optimisation:
 def start_optimisation(
     model: torch.nn.Module, args: argparse.Namespace, run: RunData, total_steps: int, pct_start: float
 ) -> Optimisation:
-    """AdamW + one-cycle lr for `model`; weights from `--init` when given; resumes from the run's last.pt."""
+    """AdamW + one-cycle lr for `model` on `--device`; weights from `--init` when given; resumes from the
+    run's last.pt (a resumed optimiser's state follows the weights to their device as it loads)."""
+    model.to(args.device)
     if args.init:
         model.load_state_dict(torch.load(args.init, weights_only=False, map_location="cpu")["model"])
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -121,17 +129,7 @@ def start_optimisation(
         sched.load_state_dict(ck["sched"])
         state.start, state.best = ck["epoch"] + 1, ck["best"]
         log(run.logf, f"resumed at epoch {state.start}, best {state.best:.4f}")
-    model.to(args.device)
-    optimiser_to(opt, args.device)
     return state
-
-
-def optimiser_to(opt: torch.optim.Optimizer, device: str) -> None:
-    """Move a (resumed) optimiser's state to the network's device."""
-    for state in opt.state.values():
-        for key, value in state.items():
-            if isinstance(value, torch.Tensor):
-                state[key] = value.to(device)
 
 
 def cpu_state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
