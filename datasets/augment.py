@@ -20,8 +20,10 @@ BACK_COLOURS: tuple[tuple[int, int, int], ...] = (
     (190, 60, 50),
     (225, 220, 200),
 )
-# the white-ish back (last entry) is drawn rarely: it is close to a blank white dragon
-BACK_WEIGHTS = np.array([2, 2, 2, 1.5, 1.5, 1.5, 1, 0.5], dtype=np.float64)
+# the white-ish back (last entry) is never painted (weight 0): a pale blank tile is a white dragon, as in most
+# riichi and many Chinese sets; the rare set ivory all through shows its face-down tiles by the detector's
+# face-down channel and their neighbours (recognizer/face_down.py), not by a crop
+BACK_WEIGHTS = np.array([2, 2, 2, 1.5, 1.5, 1.5, 1, 0.0], dtype=np.float64)
 BACK_WEIGHTS /= BACK_WEIGHTS.sum()
 
 
@@ -80,6 +82,48 @@ def paint_back(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> No
     mask = cv2.GaussianBlur(mask, (3, 3), 0).astype(np.float32)[:, :, None] / 255.0
     region = img[y0:y1, x0:x1].astype(np.float32)
     img[y0:y1, x0:x1] = np.clip(region * (1 - mask) + patch * mask, 0, 255).astype(np.uint8)
+
+
+def paint_blank(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> bool:
+    """Turn the tile in `box` (xyxy) into a blank white dragon in place: the ink its pale face encloses,
+    near the box's middle, painted out with the face's own ivory and light (cv2.inpaint); the body,
+    edges, neighbours and table kept. False (image untouched) when no enclosed artwork on a pale face is
+    found there (a tilted tile whose box holds others, a face-down or dark tile, a tiny box)."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = (round(float(v)) for v in box)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    bw, bh = x1 - x0, y1 - y0
+    if bw < 10 or bh < 10:
+        return False
+    region = img[y0:y1, x0:x1]
+    hsv = cv2.cvtColor(region, cv2.COLOR_RGB2HSV).astype(np.int16)
+    value, sat = hsv[:, :, 2], hsv[:, :, 1]
+    bright = sat < 60
+    if bright.sum() < 0.3 * bw * bh:
+        return False
+    ivory = float(np.percentile(value[bright], 70))
+    pale = (bright & (value > ivory - 30)).astype(np.uint8)
+    # ink = what the pale face encloses: not pale and not reachable from the box's border
+    outside = np.pad(1 - pale, 1, constant_values=1)
+    flood = outside.copy()
+    cv2.floodFill(flood, None, (0, 0), 2)
+    enclosed = (flood[1:-1, 1:-1] == 1).astype(np.uint8)
+    count, parts, _, centres = cv2.connectedComponentsWithStats(enclosed, connectivity=8)
+    ink = np.zeros((bh, bw), bool)
+    for k in range(1, count):
+        cx, cy = centres[k]
+        if 0.12 * bw < cx < 0.88 * bw and 0.12 * bh < cy < 0.88 * bh:
+            ink |= parts == k
+    if ink.sum() < 0.02 * bw * bh:
+        return False  # nothing drawn in the middle of a face: not a tile this can blank
+    grown = cv2.dilate(ink.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=int(rng.integers(1, 3)))
+    painted = cv2.inpaint(region.copy(), grown * 255, 3, cv2.INPAINT_TELEA)
+    middle = cv2.cvtColor(painted, cv2.COLOR_RGB2HSV)[bh // 4 : bh - bh // 4, bw // 4 : bw - bw // 4]
+    left = (middle[:, :, 2].astype(np.int16) < ivory - 30) | (middle[:, :, 1] > 70)
+    if left.mean() > 0.03:
+        return False  # artwork the face did not enclose is still there: not a blank tile
+    img[y0:y1, x0:x1] = painted
+    return True
 
 
 def colour_jitter(batch: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:

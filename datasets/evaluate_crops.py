@@ -50,9 +50,9 @@ def size_band(side: float) -> str:
 def report(
     folder: Path, kinds: dict[str, dict[str, str]], recognizer: Recognizer, limit: int | None
 ) -> dict[str, Any]:
-    """Accuracy of the classifier on every truth box (`kinds`: the folder's manifest), overall, by artwork,
-    family and size, and of the flowers and seasons by artwork; and the shares of tiles and of mined
-    negatives it reads as no tile."""
+    """Accuracy of the classifier on every truth box (`kinds`: the folder's manifest), overall, by
+    artwork, family and size, of each honour, and of the flowers and seasons by artwork; and the shares
+    of tiles and of mined negatives it reads as no tile."""
     right: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
@@ -86,6 +86,8 @@ def report(
             keys = ["all", f"artwork {artwork}", f"family {family(t)}", f"size {size_band(side)}"]
             if family(t) == "bonus":  # flowers and seasons differ most between sets: by artwork too
                 keys += [f"bonus, artwork {artwork}", f"bonus, size {size_band(side)}"]
+            if family(t) == "honours":  # each wind and dragon (a blank white dragon looks like a back)
+                keys.append(f"honour {t}")
             for key in keys:
                 seen[key] += 1
                 right[key] += int(t == g)

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back
+from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back, paint_blank
 from datasets.batch_workers import epoch_batches, slices
 from datasets.export_onnx import load_classifier
 from datasets.mine_negatives import far_from_tiles, read_negatives
@@ -58,6 +58,26 @@ def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: f
     roi = img[ry0:ry1, rx0:rx1].copy()
     local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
     paint_back(roi, local, rng)
+    return random_crop(roi, local, rng, pad)
+
+
+WHITE_DRAGON = LABELS.index("5z")
+
+
+def blank_crop(
+    img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD
+) -> np.ndarray | None:
+    """The tile in `box` turned into a blank white dragon (augment.paint_blank), cut like a training crop;
+    None when it cannot be (no enclosed artwork on a pale face there)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    H, W = img.shape[:2]
+    rx0, ry0 = int(max(x0 - 0.5 * w, 0)), int(max(y0 - 0.5 * h, 0))
+    rx1, ry1 = int(min(x1 + 0.5 * w, W)), int(min(y1 + 0.5 * h, H))
+    roi = img[ry0:ry1, rx0:rx1].copy()
+    local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
+    if not paint_blank(roi, local, rng):
+        return None
     return random_crop(roi, local, rng, pad)
 
 
@@ -150,9 +170,11 @@ def make_batch(
     pad: float = PAD,
     negatives: Negatives | None = None,
     none_frac: float = 0.0,
+    blank_frac: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Augmented crops (N,3,64,48) float and labels, boxes grown by `pad` (-0.04/+0.06); a `strip_frac`
-    share of them cut from row strips, a `none_frac` share things that are not tiles (`negatives`)."""
+    share of them cut from row strips, a `none_frac` share things that are not tiles (`negatives`), a
+    `blank_frac` share of tiles painted blank as white dragons (none drawn at 0: the old runs' draws)."""
     n_strip = round(strip_frac * len(rows))
     crops, labels = strip_crops(images, samples, rows, n_strip, rng, pad) if n_strip else ([], [])
     n_none = round(none_frac * len(rows)) if negatives is not None else 0
@@ -166,7 +188,13 @@ def make_batch(
         if rng.random() < back_frac:
             crop, lab = back_crop(images[i], box, rng, pad), BACK
         else:
-            crop = random_crop(images[i], box, rng, pad)
+            blank = None
+            if blank_frac > 0 and lab != BACK and rng.random() < blank_frac:
+                blank = blank_crop(images[i], box, rng, pad)
+            if blank is None:
+                crop = random_crop(images[i], box, rng, pad)
+            else:
+                crop, lab = blank, WHITE_DRAGON
         crops.append(crop)
         labels.append(lab)
     crops = [degrade(ink_jitter(c, rng), rng) for c in crops]
@@ -271,6 +299,12 @@ def main(argv: list[str] | None = None) -> int:
         "--back-frac", type=float, default=0.04, help="share of crops replaced by synthetic backs"
     )
     ap.add_argument(
+        "--blank-frac",
+        type=float,
+        default=0.0,
+        help="share of tile crops painted blank and taught as white dragons (augment.paint_blank)",
+    )
+    ap.add_argument(
         "--strip-frac", type=float, default=0.0, help="share of crops cut from row strips (row_strip.py)"
     )
     ap.add_argument(
@@ -338,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     def make(batch_rows: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         return make_batch(
             train_imgs, train, batch_rows, rng, args.back_frac, args.strip_frac, args.pad, negatives,
-            args.none_frac,
+            args.none_frac, args.blank_frac,
         )  # fmt: skip
 
     model = TileClassifier(outputs, args.width)

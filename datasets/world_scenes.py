@@ -51,6 +51,11 @@ DISTANCE_ZOOM = 2
 PRINTED_BONUS = "procedural-varied"
 """The artwork whose flowers and seasons say what they are in print (numeral, character or name) over any
 picture: `--bonus-printed` lends its bonus faces to scenes of every set."""
+BLANK_WHITE = np.zeros((64, 48, 4), np.uint8)
+"""A white dragon drawn as a blank face (fully transparent artwork: the tile's own ivory), as most riichi
+and many Chinese sets have it (`--blank-white`)."""
+BLANK_WHITE_EXTRA = 0.06
+"""In a set with blank white dragons, this much more often a tile is one (they are what such scenes teach)."""
 Bank = dict[str, dict[str, list[np.ndarray]]]
 """artwork -> tile code -> face images (RGBA)."""
 Box = tuple[int, float, float, float, float]
@@ -97,10 +102,12 @@ class Scene:
         art: dict[str, list[np.ndarray]],
         full: Bank,
         bonus_printed: float = 0.0,
+        blank_white: bool = False,
     ) -> None:
         self.w, self.h = size
         self.rng = rng
         self.bonus_printed = bonus_printed
+        self.blank_white = blank_white  # this set's white dragon is a blank face
         self.art = art
         self.full = full
         self.canvas = surface(self.w, self.h, rng)
@@ -110,7 +117,10 @@ class Scene:
 
     def face(self, code: str) -> np.ndarray | None:
         """One face image of `code` in this scene's artwork (another artwork's if this one lacks it; a
-        flower or season, at the share `bonus_printed`, PRINTED_BONUS's)."""
+        flower or season, at the share `bonus_printed`, PRINTED_BONUS's; a blank one for a white dragon of
+        a set with `blank_white`)."""
+        if code == "5z" and self.blank_white:
+            return BLANK_WHITE
         faces = self.art.get(code)
         if self.bonus_printed > 0 and code[-1] in "fy" and self.rng.random() < self.bonus_printed:
             faces = self.full.get(PRINTED_BONUS, {}).get(code) or faces
@@ -122,7 +132,9 @@ class Scene:
         return faces[int(self.rng.integers(len(faces)))]
 
     def random_code(self, bonus_share: float = 0.08) -> str:
-        """A tile code; flowers and seasons about as often as in a game."""
+        """A tile code; flowers and seasons about as often as in a game (blank white dragons more often)."""
+        if self.blank_white and self.rng.random() < BLANK_WHITE_EXTRA:
+            return "5z"
         bonus = [c for c in self.codes if c[-1] in "fy"]
         if bonus and self.rng.random() < bonus_share:
             return bonus[int(self.rng.integers(len(bonus)))]
@@ -410,16 +422,23 @@ def lay_lone(s: Scene, count: int, side: int) -> None:
 
 
 def render_scene(
-    bank: Bank, rng: np.random.Generator, kind: str, size: tuple[int, int], bonus_printed: float = 0.0
+    bank: Bank,
+    rng: np.random.Generator,
+    kind: str,
+    size: tuple[int, int],
+    bonus_printed: float = 0.0,
+    blank_white: float = 0.0,
 ) -> tuple[np.ndarray, list[Box], str]:
     """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows (its flowers
-    and seasons at the share `bonus_printed` PRINTED_BONUS's)."""
+    and seasons at the share `bonus_printed` PRINTED_BONUS's; at the share `blank_white` of scenes a set
+    whose white dragon is blank, no draw made at 0 so older folders render as they did)."""
     artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
     weights = np.array([ARTWORK_WEIGHTS.get(a, 1.0) for a in artworks])
     artwork = artworks[int(rng.choice(len(artworks), p=weights / weights.sum()))]  # a scene shows one set
     if kind == "distance":  # a photo from across the table keeps its pixels: drawn at twice the size
         size = (size[0] * DISTANCE_ZOOM, size[1] * DISTANCE_ZOOM)
-    s = Scene(size, rng, bank[artwork], bank, bonus_printed)
+    blank = blank_white > 0 and rng.random() < blank_white
+    s = Scene(size, rng, bank[artwork], bank, bonus_printed, blank)
     side = min(size)
     warp = 0.08
     if kind == "hand_row":
@@ -473,6 +492,7 @@ def write_scenes(
     split: str,
     kinds: tuple[str, ...] = KINDS,
     bonus_printed: float = 0.0,
+    blank_white: float = 0.0,
 ) -> int:
     """Render `count` scenes into out/{images,labels} with data.yaml and kinds.json; returns the box count.
     Scene k uses the generator seeded [seed, k], so a stopped run restarts where it was (existing scenes
@@ -499,7 +519,7 @@ def write_scenes(
         rng = np.random.default_rng([seed, k])
         kind = kinds[int(rng.choice(len(kinds), p=weights))]
         size = SIZES[int(rng.integers(len(SIZES)))]
-        img, boxes, artwork = render_scene(bank, rng, kind, size, bonus_printed)
+        img, boxes, artwork = render_scene(bank, rng, kind, size, bonus_printed, blank_white)
         write_sample(out, name, img, boxes, int(rng.integers(35, 95)))
         manifest[name] = {"kind": kind, "artwork": artwork}
         total += len(boxes)
@@ -526,16 +546,24 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help=f"share of flowers and seasons drawn with {PRINTED_BONUS}'s faces in any set's scene (0-1)",
     )
+    ap.add_argument(
+        "--blank-white",
+        type=float,
+        default=0.0,
+        help="share of scenes whose set has blank white dragons (as riichi sets; 0-1)",
+    )
     args = ap.parse_args(argv)
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
-    if not 0.0 <= args.bonus_printed <= 1.0:
-        print("error: --bonus-printed must be between 0 and 1", file=sys.stderr)
-        return 2
+    for name, share in (("--bonus-printed", args.bonus_printed), ("--blank-white", args.blank_white)):
+        if not 0.0 <= share <= 1.0:
+            print(f"error: {name} must be between 0 and 1", file=sys.stderr)
+            return 2
     total = write_scenes(
-        Path(args.out), args.count, args.seed, args.split, tuple(args.kinds), args.bonus_printed
-    )
+        Path(args.out), args.count, args.seed, args.split, tuple(args.kinds), args.bonus_printed,
+        args.blank_white,
+    )  # fmt: skip
     print(f"wrote {args.count} scenes, {total} new boxes to {args.out}")
     return 0
 

@@ -24,7 +24,7 @@ from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import may_be_stretched, unstretch
-from recognizer.zoom import last_look, zoom_in, zoom_out
+from recognizer.zoom import closer_look, last_look, zoom_in, zoom_out
 
 STRETCH = 4 / 3
 """How far a photo's long side is squeezed towards the detector's square input when labels.json does not
@@ -98,6 +98,8 @@ class Settings:
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
     # first pass finds almost nothing, is read again in zoomed windows around its tiles; one whose tiles are
     # big, or a small photo with almost nothing found, at a smaller input (recognizer/zoom.py)
+    look_closer: bool = True  # ... and a phone photo (not square) where the first pass finds almost nothing,
+    # too small to search in windows, at its own pixels (zoom.closer_look)
     bonus_reread_min: float = 0.3  # a tile the classifier gives at least this much flower-or-season
     # probability is read again by the bonus reader, where the models have one (labels.json
     # "bonus_reader"; recognizer/bonus_reader.py); above 1: never
@@ -183,6 +185,13 @@ class Recognizer:
             if smaller is not None:
                 return smaller
         boxes = self.unstretched(image, reading, first, at_size) if s.unstretch else first
+        h, w = image.rgb.shape[:2]
+        if s.zoom_small_tiles and s.look_closer and not may_be_stretched(w, h):
+            # a square photo may be a stretched export: its slivers read larger are no tiles (the
+            # unstretch retry is its way); a phone photo's small tiles are read at its own pixels
+            closer = closer_look(boxes, self.detector.size, max(h, w), read_at)
+            if closer is not None:
+                return closer
         if s.zoom_small_tiles and boxes.squeeze is None:
             smaller = last_look(boxes, self.detector.size, read_at)
             if smaller is not None:

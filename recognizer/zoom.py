@@ -7,7 +7,8 @@ splits the first pass's boxes or finds clearly more tiles (judged on boxes' plac
 their sizes, which depend on how a detector scales its boxes). A close-up whose
 tiles come out big (a tile a third of the frame) is read again at a smaller input; a photo where the first
 pass finds almost nothing is first searched in windows of half the photo's short side (photos large enough
-that such a window is at least the detector's input).
+that such a window is at least the detector's input), and a photo too small for that is read whole at its own
+pixels (`closer_look`: a 640 px photo of a few small tiles shrunk to the input loses them).
 
 The windows overlap by more than two tiles, and each keeps only the boxes whose centre lies in its own core
 (the window less half the overlap), so a tile cut by one window's edge is taken whole from its neighbour.
@@ -51,6 +52,13 @@ MIN_SIDE = 128
 
 MIN_GAIN = 1.5
 """Zoom only where a window is at most the photo's long side over this (else there are no pixels to gain)."""
+
+CLOSER = 2.0
+"""`closer_look` reads a photo at its own long side, at most this many times the input side."""
+
+SEEN_TILE = 1.5 * ZOOM_TARGET
+"""A first pass whose boxes' short side is at least this many input pixels saw its tiles at a size the
+detector knows (zoom_out's target): no closer look (a lone tile filling a tenth of the frame)."""
 
 MAX_WINDOWS = 6
 """At most this many zoomed windows; a wider spread of tiles is read at less zoom."""
@@ -245,6 +253,25 @@ def zoom_out(
     side = max(MIN_SIDE, round(input_side * ZOOM_TARGET * 1.5 / tile / 32) * 32)
     smaller = read_at(side)
     return smaller if len(sure_boxes(smaller)) >= len(coarse) else None
+
+
+def closer_look(
+    first: TileBoxes, input_side: int, photo_side: int, read_at: Callable[[int], TileBoxes]
+) -> TileBoxes | None:
+    """When the first pass (read at `input_side` over the photo's long side `photo_side`) found fewer than
+    FEW sure tiles and its boxes are small (under SEEN_TILE input pixels), the whole photo read at its own
+    long side (at most CLOSER x the input side): small tiles shrunk below what the detector knows are seen
+    at their own pixels. Kept when it finds at least FEW
+    sure tiles and more than the first pass; None otherwise, and when the photo has no pixels to gain
+    (its long side under MIN_GAIN x the input side)."""
+    had = len(sure_boxes(first))
+    if had >= FEW or len(first) == 0 or small_side(first) * input_side / photo_side >= SEEN_TILE:
+        return None  # enough found, nothing tile-like seen, or tiles seen at a size the detector knows
+    side = int(min(photo_side, CLOSER * input_side)) // 32 * 32
+    if side < MIN_GAIN * input_side:
+        return None
+    closer = read_at(side)
+    return closer if len(sure_boxes(closer)) >= max(FEW, had + 1) else None
 
 
 def last_look(found: TileBoxes, input_side: int, read_at: Callable[[int], TileBoxes]) -> TileBoxes | None:

@@ -135,3 +135,21 @@ def test_bonus_printed_lends_the_printed_flowers_and_seasons_to_any_set() -> Non
 def test_bonus_printed_must_be_a_share(capsys: pytest.CaptureFixture[str]) -> None:
     assert world_scenes.main(["--out", "unused", "--count", "1", "--bonus-printed", "1.5"]) == 2
     assert "--bonus-printed" in capsys.readouterr().err
+
+
+def test_a_set_with_blank_white_dragons_draws_them_blank_and_labels_them() -> None:
+    bank = drawn_bank()
+    blank = world_scenes.Scene((64, 64), np.random.default_rng(0), bank["bars"], bank, blank_white=True)
+    framed = world_scenes.Scene((64, 64), np.random.default_rng(0), bank["bars"], bank)
+    assert not blank.face("5z")[:, :, 3].any()  # no artwork: the tile's own ivory
+    assert framed.face("5z") is bank["bars"]["5z"][0]
+    assert blank.face("6z") is bank["bars"]["6z"][0]  # only the white dragon is blank
+    assert blank.tile("5z", 40, 10, 10, "lying", 1.3) is not None
+    assert blank.boxes[0][0] == LABELS.index("5z")
+
+
+def test_blank_white_share_zero_renders_the_scenes_of_before() -> None:
+    a = render_scene(drawn_bank(), np.random.default_rng([7, 2]), "hand_row", (640, 480))
+    b = render_scene(drawn_bank(), np.random.default_rng([7, 2]), "hand_row", (640, 480), blank_white=0.0)
+    assert np.array_equal(a[0], b[0]) and a[1] == b[1]
+    assert world_scenes.main(["--out", "unused", "--count", "1", "--blank-white", "-0.1"]) == 2

@@ -307,3 +307,64 @@ def test_a_last_look_takes_one_tile_only_where_nothing_was_found() -> None:
     assert last_look(weak, 384, lambda side: one) is None
     two_at_half = boxes((0, 0, 20, 30), (25, 0, 45, 30), score=0.45)
     assert last_look(boxes(), 384, lambda side: two_at_half) is None  # two weak boxes are no lone tile
+
+
+def test_a_small_photo_with_almost_nothing_found_is_read_closer_at_its_own_pixels() -> None:
+    """A 640 px photo of a few small tiles: shrunk to the input they are missed; read whole at 640 they are
+    found, and that reading is kept only when it finds at least FEW sure tiles, more than before."""
+    from recognizer.zoom import FEW, closer_look
+
+    asked: list[int] = []
+    nine = boxes(*[(x, 100, x + 40, 152) for x in range(40, 440, 45)])
+
+    def read_at(side: int) -> TileBoxes:
+        asked.append(side)
+        return nine
+
+    assert closer_look(boxes((40, 100, 80, 152), score=0.42), 384, 640, read_at) is nine
+    assert asked == [640]
+    small_in_12mp = boxes((0, 0, 100, 130), score=0.45)
+    assert closer_look(small_in_12mp, 384, 4032, read_at) is nine and asked[-1] == 768  # at most 2x the input
+    two = boxes((40, 100, 80, 152), (90, 100, 130, 152))
+    weak = boxes((40, 100, 80, 152), score=0.42)
+    assert closer_look(weak, 384, 640, lambda side: two) is None  # fewer than FEW sure: not kept
+    assert len(two) < FEW
+
+    def never(_: int) -> TileBoxes:
+        raise AssertionError("no closer reading expected")
+
+    assert closer_look(boxes(*[(x, 0, x + 40, 52) for x in (0, 50, 100)]), 384, 640, never) is None  # found
+    assert closer_look(boxes((40, 100, 80, 152), score=0.42), 384, 480, never) is None  # no pixels to gain
+    assert closer_look(boxes(), 384, 640, never) is None  # nothing tile-like seen at all
+    assert closer_look(boxes((100, 100, 260, 320), score=0.42), 384, 640, never) is None  # a big lone tile
+
+
+@pytest.mark.skipif(not HAS_MODELS, reason=f"{DETECTOR_FILE} absent in {model_folder()}")
+def test_only_a_phone_photo_with_almost_nothing_found_takes_the_closer_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A square photo may be a stretched export (the unstretch retry is its way); a 16:9 photo of table
+    with a few small tiles far off is read again at its own pixels when the first pass finds almost none."""
+    import recognizer.pipeline as pipeline
+
+    looked: list[tuple[int, int]] = []
+    real = pipeline.closer_look
+
+    def spy(first: TileBoxes, input_side: int, photo_side: int, read_at):  # type: ignore[no-untyped-def]
+        looked.append((input_side, photo_side))
+        return real(first, input_side, photo_side, read_at)
+
+    monkeypatch.setattr(pipeline, "closer_look", spy)
+    table = np.full((360, 640, 3), (40, 120, 130), np.uint8)
+    tile = cv2.resize(cv2.imread(str(SAMPLES / "hand1.jpg")), (32, 24))
+    table[200:224, 300:332] = tile[:, :, ::-1]
+    square = np.full((640, 640, 3), (40, 120, 130), np.uint8)
+    reader = Recognizer()
+    reader.recognize(load_image(cv2.imencode(".png", square)[1].tobytes()))
+    assert not looked  # a square photo never takes it
+    reader.recognize(load_image(cv2.imencode(".png", table)[1].tobytes()))
+    assert looked == [(reader.detector.size, 640)]  # the 16:9 one is judged, at its own long side
+    looked.clear()
+    plain = Recognizer(settings=Settings(look_closer=False))
+    plain.recognize(load_image(cv2.imencode(".png", table)[1].tobytes()))
+    assert not looked
