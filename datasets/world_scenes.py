@@ -13,7 +13,9 @@ Each scene is one set (one artwork, one body style) on one table, of one kind:
   mix, and every folder rendered with it, stays as it was;
 - `clutter`: hard negatives (keyboard keys, window panes, dominoes, playing cards), few or no tiles;
 - `standing`: tiles standing upright, alone or in short rows, seen from a low angle across the table
-  (nearer ones larger), a bookshelf, wall or cupboard behind.
+  (nearer ones larger), a bookshelf, wall or cupboard behind;
+- `cluster`: a few tiles standing close together in two or three staggered rows, seen low, the near ones
+  hiding part of those behind (tiles pushed together on a mat); drawn only when asked for.
 
 Faces come from `datasets.faces` (every artwork, split by artwork into train and held-out); without it the
 CC0 FluffyStuff faces are used. Written as YOLO folders (class = LABELS index) with `kinds.json` (scene ->
@@ -38,7 +40,7 @@ from datasets.yolo import BACK, LABELS, write_data_yaml, write_sample
 
 KINDS = ("hand_row", "flat_rows", "scatter", "distance", "closeup", "clutter", "standing")
 KIND_WEIGHTS = (0.25, 0.15, 0.12, 0.13, 0.1, 0.1, 0.15)
-ON_REQUEST = ("lone",)
+ON_REQUEST = ("lone", "cluster")
 """Kinds outside the default mix (KINDS): drawn only when `--kinds` names them, at the mean weight."""
 SIZES = ((640, 480), (480, 640), (640, 360), (640, 640))
 FULL_SET = 30
@@ -349,6 +351,56 @@ def lay_standing(s: Scene, tile_w: float, elevation: float) -> None:
             x += width * rng.uniform(1.0, 1.08)
 
 
+CLUSTER_HIDDEN = 0.5
+"""A tile of a `cluster` hidden by nearer ones on more than this share of its box is not labelled."""
+
+
+def lay_cluster(s: Scene, tile_w: float, elevation: float) -> None:
+    """Tiles standing close together in two or three staggered rows seen from a low angle, drawn far to near
+    so each row hides part of the one behind; a tile hidden for the most part loses its box."""
+    rng = s.rng
+    horizon = int(rng.uniform(0.12, 0.45) * s.h)
+    drawn = np.clip(s.canvas, 0, 255).astype(np.uint8)
+    backdrop(drawn, horizon, rng)
+    s.canvas = drawn.astype(np.float32)
+    first = len(s.boxes)
+    for _ in range(int(rng.integers(1, 3))):  # one or two clusters
+        centre = rng.uniform(0.15, 0.85) * s.w
+        depth = rng.uniform(0.25, 0.8)
+        for _row in range(int(rng.integers(2, 4))):
+            width = tile_w * (0.55 + 0.9 * depth)
+            count = int(rng.integers(1, 5))
+            x = centre - width * count * 0.6 + rng.uniform(-0.6, 0.6) * width
+            y = horizon + depth * (s.h - horizon) - width * 1.3
+            for _ in range(count):
+                s.tile(
+                    s.random_code(0.06),
+                    width,
+                    x,
+                    max(y, horizon - width),
+                    "standing",
+                    elevation,
+                    rng.normal(0, 4),
+                )
+                x += width * rng.uniform(1.0, 1.5)
+            depth += rng.uniform(0.1, 0.3)  # the next row nearer, lower, larger
+    s.boxes = s.boxes[:first] + hidden_dropped(s.boxes[first:], (s.h, s.w))
+
+
+def hidden_dropped(boxes: list[Box], shape: tuple[int, int]) -> list[Box]:
+    """The boxes (in drawing order, far to near) less those that later ones cover on more than
+    CLUSTER_HIDDEN of their area."""
+    covered = np.zeros(shape, bool)
+    kept: list[Box] = []
+    for box in reversed(boxes):
+        x0, y0, x1, y1 = (max(round(v), 0) for v in box[1:])
+        patch = covered[y0:y1, x0:x1]
+        if not patch.size or patch.mean() <= CLUSTER_HIDDEN:
+            kept.append(box)
+        covered[y0:y1, x0:x1] = True
+    return kept[::-1]
+
+
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
     """Intersection of two boxes over the smaller one's area."""
     w = min(a[2], b[2]) - max(a[0], b[0])
@@ -473,6 +525,9 @@ def render_scene(
                 break
     elif kind == "lone":
         lay_lone(s, int(rng.choice([1, 1, 1, 2, 2, 3])), side)
+    elif kind == "cluster":
+        lay_cluster(s, rng.uniform(0.05, 0.1) * max(size), rng.uniform(0.15, 0.6))
+        warp = 0.04
     elif kind == "standing":
         lay_standing(s, rng.uniform(0.06, 0.11) * max(size), rng.uniform(0.15, 0.6))
         warp = 0.04

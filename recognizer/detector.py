@@ -256,7 +256,9 @@ class TileDetector:
 
     def read_at(self, rgb: np.ndarray, reading: Reading, side: int) -> TileBoxes:
         """Tiles in `rgb` read once at an input of `side` pixels instead of S (mirrored too if the reading
-        is): a photo of big tiles read smaller (recognizer/zoom.py)."""
+        is): a photo of big tiles read smaller, one of small tiles at its own pixels (recognizer/zoom.py).
+        A model of one input size reads at S whatever `side` asks."""
+        side = side if self.flexible else self.size
         return self.boxes(self._read(rgb, reading, None, side), rgb.shape, reading)
 
     def first_pass(self, rgb: np.ndarray, reading: Reading) -> tuple[TileBoxes, TileBoxes]:

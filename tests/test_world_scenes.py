@@ -153,3 +153,11 @@ def test_blank_white_share_zero_renders_the_scenes_of_before() -> None:
     b = render_scene(drawn_bank(), np.random.default_rng([7, 2]), "hand_row", (640, 480), blank_white=0.0)
     assert np.array_equal(a[0], b[0]) and a[1] == b[1]
     assert world_scenes.main(["--out", "unused", "--count", "1", "--blank-white", "-0.1"]) == 2
+
+
+def test_a_cluster_tile_hidden_for_the_most_part_by_nearer_ones_loses_its_box() -> None:
+    far = (0, 10.0, 10.0, 50.0, 70.0)
+    half = (1, 10.0, 40.0, 50.0, 100.0)  # drawn later (nearer): covers half of `far`
+    most = (2, 0.0, 20.0, 60.0, 110.0)  # nearer still: now `far` and `half` are hidden for the most part
+    assert world_scenes.hidden_dropped([far, half], (120, 80)) == [far, half]
+    assert world_scenes.hidden_dropped([far, half, most], (120, 80)) == [most]
