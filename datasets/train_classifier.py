@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -48,8 +49,15 @@ def build_index(samples: list, oversample: int, real: int = 0, real_repeat: int 
     return np.array(rows, dtype=np.int64)
 
 
-def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD) -> np.ndarray:
-    """A face-down tile painted over a real tile's place, cut like a training crop."""
+def painted_crop(
+    img: np.ndarray,
+    box: np.ndarray,
+    rng: np.random.Generator,
+    pad: float,
+    paint: Callable[[np.ndarray, np.ndarray, np.random.Generator], bool | None],
+) -> np.ndarray | None:
+    """`paint` applied to a copy of the tile's surroundings (half a tile each side), cut like a training
+    crop; None when `paint` refuses (returns False)."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     H, W = img.shape[:2]
@@ -57,8 +65,16 @@ def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: f
     rx1, ry1 = int(min(x1 + 0.5 * w, W)), int(min(y1 + 0.5 * h, H))
     roi = img[ry0:ry1, rx0:rx1].copy()
     local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
-    paint_back(roi, local, rng)
+    if paint(roi, local, rng) is False:
+        return None
     return random_crop(roi, local, rng, pad)
+
+
+def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD) -> np.ndarray:
+    """A face-down tile painted over a real tile's place, cut like a training crop."""
+    crop = painted_crop(img, box, rng, pad, paint_back)
+    assert crop is not None  # paint_back never refuses
+    return crop
 
 
 WHITE_DRAGON = LABELS.index("5z")
@@ -69,16 +85,7 @@ def blank_crop(
 ) -> np.ndarray | None:
     """The tile in `box` turned into a blank white dragon (augment.paint_blank), cut like a training crop;
     None when it cannot be (no enclosed artwork on a pale face there)."""
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    H, W = img.shape[:2]
-    rx0, ry0 = int(max(x0 - 0.5 * w, 0)), int(max(y0 - 0.5 * h, 0))
-    rx1, ry1 = int(min(x1 + 0.5 * w, W)), int(min(y1 + 0.5 * h, H))
-    roi = img[ry0:ry1, rx0:rx1].copy()
-    local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
-    if not paint_blank(roi, local, rng):
-        return None
-    return random_crop(roi, local, rng, pad)
+    return painted_crop(img, box, rng, pad, paint_blank)
 
 
 class Negatives:

@@ -306,15 +306,29 @@ def lay_scatter(s: Scene, tile_w: float, elevation: float) -> None:
             )
 
 
+def table_with_backdrop(s: Scene, low: float, high: float) -> int:
+    """A backdrop (shelf, wall, cupboard) drawn above a horizon at a random share (`low`-`high`) of the
+    height; returns the horizon's row."""
+    horizon = int(s.rng.uniform(low, high) * s.h)
+    drawn = np.clip(s.canvas, 0, 255).astype(np.uint8)
+    backdrop(drawn, horizon, s.rng)
+    s.canvas = drawn.astype(np.float32)
+    return horizon
+
+
+def standing_at(s: Scene, horizon: int, depth: float, tile_w: float) -> tuple[float, float]:
+    """Width and top of a tile standing at `depth` (0 at the horizon, 1 at the photo's bottom edge): nearer
+    tiles larger and lower."""
+    width = tile_w * (0.55 + 0.9 * depth)
+    return width, horizon + depth * (s.h - horizon) - width * 1.3
+
+
 def lay_standing(s: Scene, tile_w: float, elevation: float) -> None:
     """Tiles standing upright on the table seen from a low angle, the far ones smaller, a backdrop above the
     table's far edge; alone, in short rows, or lined up apart across the frame at one depth; drawn far to
     near so the near ones hide what they cover."""
     rng = s.rng
-    horizon = int(rng.uniform(0.15, 0.5) * s.h)
-    drawn = np.clip(s.canvas, 0, 255).astype(np.uint8)
-    backdrop(drawn, horizon, rng)
-    s.canvas = drawn.astype(np.float32)
+    horizon = table_with_backdrop(s, 0.15, 0.5)
     spots = []
     if rng.random() < 0.45:  # lined up across the frame at one depth, apart or in short runs
         for _ in range(int(rng.integers(1, 3))):
@@ -331,8 +345,7 @@ def lay_standing(s: Scene, tile_w: float, elevation: float) -> None:
         )
     taken: list[tuple[int, int, int, int]] = []
     for depth, x, run in sorted(spots):
-        width = tile_w * (0.55 + 0.9 * depth)
-        y = horizon + depth * (s.h - horizon) - width * 1.3
+        width, y = standing_at(s, horizon, depth, tile_w)
         for _ in range(run):
             box = (int(x), int(y), int(x + width), int(y + width * 1.5))
             if any(_overlap(box, t) > 0.12 for t in taken):
@@ -359,19 +372,15 @@ def lay_cluster(s: Scene, tile_w: float, elevation: float) -> None:
     """Tiles standing close together in two or three staggered rows seen from a low angle, drawn far to near
     so each row hides part of the one behind; a tile hidden for the most part loses its box."""
     rng = s.rng
-    horizon = int(rng.uniform(0.12, 0.45) * s.h)
-    drawn = np.clip(s.canvas, 0, 255).astype(np.uint8)
-    backdrop(drawn, horizon, rng)
-    s.canvas = drawn.astype(np.float32)
+    horizon = table_with_backdrop(s, 0.12, 0.45)
     first = len(s.boxes)
     for _ in range(int(rng.integers(1, 3))):  # one or two clusters
         centre = rng.uniform(0.15, 0.85) * s.w
         depth = rng.uniform(0.25, 0.8)
         for _row in range(int(rng.integers(2, 4))):
-            width = tile_w * (0.55 + 0.9 * depth)
+            width, y = standing_at(s, horizon, depth, tile_w)
             count = int(rng.integers(1, 5))
             x = centre - width * count * 0.6 + rng.uniform(-0.6, 0.6) * width
-            y = horizon + depth * (s.h - horizon) - width * 1.3
             for _ in range(count):
                 s.tile(
                     s.random_code(0.06),
