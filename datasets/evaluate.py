@@ -404,7 +404,7 @@ def _decide_raw(raw: Raw, settings: Settings) -> Detections:
             owner.append(i)
     probs = combine_views(np.stack(rows), np.asarray(owner), len(boxes), settings.combine)
     probs, not_tile = split_not_a_tile(probs, raw.rejects)  # as Recognizer.recognize drops them
-    tiles = np.nonzero(~not_tiles(boxes, not_tile, settings, raw.rejects))[0]
+    tiles = np.nonzero(~not_tiles(boxes, probs, not_tile, settings, raw.rejects))[0]
     if len(tiles) == 0:
         return Detections.empty()
     return decide(boxes.select(tiles), probs[tiles], raw.scale, settings)

@@ -24,7 +24,7 @@ from recognizer.reading_order import reading_order
 from recognizer.session import make_session
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import may_be_stretched, unstretch
-from recognizer.zoom import closer_look, last_look, zoom_in, zoom_out
+from recognizer.zoom import SURE, closer_look, last_look, zoom_in, zoom_out
 
 STRETCH = 4 / 3
 """How far a photo's long side is squeezed towards the detector's square input when labels.json does not
@@ -93,6 +93,9 @@ class Settings:
     # (back_lock: a wall of backs is tiles). Only with a classifier that has the extra output (labels.json
     # "not_a_tile"). World tune scenes tile F1 (never / 0.8 / 0.5 / 0.35): 0.833 / 0.849 / 0.855 / 0.857,
     # clutter box precision 0.633 -> 0.904 at 0.5; valid hands 0.658 / 0.671 / 0.683 (RESULTS.md, session 8)
+    weak_no_tile_below: float = SURE  # a box the detector scores under this (not sure it is a tile) is
+    # also dropped when the classifier finds "no tile" likelier than any one code (a table's edge read as a
+    # 9p at 0.08 beside no tile at 0.45); 0: never. Judged by the rule with v13 (RESULTS.md, session 23)
     gap_min_prob: float = 0.8  # a gap in a squeezed row as wide as a tile (stretched_row.row_gaps) holds
     # one when the classifier reads a face-up tile there this surely
     zoom_small_tiles: bool = True  # a photo whose tiles are small in the detector's input, or where the
@@ -263,7 +266,7 @@ class Recognizer:
         if boxes.squeeze is not None and self.settings.one_way_rows:
             boxes = with_row_gaps(boxes, boxes.squeeze[0])
         probs, not_tile = self.classify_with_rejection(image, boxes, found)
-        keep = ~not_tiles(boxes, not_tile, self.settings, self.classifier.rejects)
+        keep = ~not_tiles(boxes, probs, not_tile, self.settings, self.classifier.rejects)
         if len(boxes) > found:  # the places in a stretched row the detector missed: kept when a tile is read
             gap = np.arange(len(boxes)) >= found
             sure_tile = (probs.max(axis=1) >= self.settings.gap_min_prob) & (
@@ -283,13 +286,19 @@ def locked_backs(boxes: TileBoxes, settings: Settings) -> np.ndarray:
     return boxes.back & (boxes.score >= settings.back_lock) & settings.back_from_detector
 
 
-def not_tiles(boxes: TileBoxes, not_tile: np.ndarray, settings: Settings, rejects: bool = True) -> np.ndarray:
-    """Boxes to drop as no tile at all: "not a tile" read at least `not_a_tile_min`, unless the detector
-    locks them as backs (a wall of face-down tiles is tiles, however plain). None without `rejects` (a
-    classifier with no such output), whatever the setting."""
-    if not rejects:
+def not_tiles(
+    boxes: TileBoxes, probs: np.ndarray, not_tile: np.ndarray, settings: Settings, rejects: bool = True
+) -> np.ndarray:
+    """Boxes to drop as no tile at all: "not a tile" read at least `not_a_tile_min`, or, for a box the
+    detector scores under `weak_no_tile_below` (barely a tile to it), likelier than any one code (`probs`:
+    the tile probabilities, renormalised without it); never a box the detector locks as a back (a wall of
+    face-down tiles is tiles, however plain). None without `rejects` (a classifier with no such output)."""
+    if not rejects or len(boxes) == 0:
         return np.zeros(len(boxes), bool)
-    return (not_tile >= settings.not_a_tile_min) & ~locked_backs(boxes, settings)
+    likeliest_code = probs.max(axis=1) * (1.0 - not_tile)
+    weak = boxes.score < settings.weak_no_tile_below
+    drop = (not_tile >= settings.not_a_tile_min) | (weak & (not_tile > likeliest_code))
+    return drop & ~locked_backs(boxes, settings)
 
 
 def with_row_gaps(boxes: TileBoxes, stretched: Literal["x", "y"]) -> TileBoxes:

@@ -170,6 +170,25 @@ def test_the_evaluation_sweep_drops_rejected_boxes_as_the_runtime_does() -> None
     assert len(_decide_raw(raw, replace(settings, not_a_tile_min=1.01))) == 3
 
 
+def test_a_weak_box_is_dropped_only_when_no_tile_is_likelier_than_any_code() -> None:
+    from recognizer.pipeline import not_tiles
+
+    xyxy = np.array([[0, 0, 20, 32], [40, 0, 60, 32], [80, 0, 100, 32], [120, 0, 140, 32]], np.float32)
+    boxes = TileBoxes(xyxy, np.array([0.9, 0.45, 0.45, 0.45], np.float32), np.zeros(4, bool))
+    probs = np.full((4, len(FALLBACK_LABELS)), 0.1 / (len(FALLBACK_LABELS) - 5), np.float32)
+    probs[:, :5] = 0.18  # five codes equally likely: none likelier than 0.18 of the tile share
+    probs[2] = 0.2 / (len(FALLBACK_LABELS) - 1)
+    probs[2, 8] = 0.8  # read as 9m, 0.8 of the tile share
+    not_tile = np.array([0.45, 0.45, 0.3, 0.1], np.float32)
+    settings = Settings(weak_no_tile_below=0.5)
+    # the sure box stays whatever the classifier says under not_a_tile_min; of the weak ones, only the
+    # box whose likeliest code (0.18 x 0.55) is less likely than no tile (0.45) goes: not 9m (0.8 x 0.7)
+    assert not_tiles(boxes, probs, not_tile, settings).tolist() == [False, True, False, False]
+    assert not not_tiles(boxes, probs, not_tile, replace(settings, weak_no_tile_below=0.0)).any()
+    assert not not_tiles(boxes, probs, not_tile, settings, rejects=False).any()
+    assert not_tiles(boxes, probs, np.full(4, 0.6, np.float32), settings).all()  # over not_a_tile_min
+
+
 def test_export_builds_the_classifier_with_the_checkpoints_outputs(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch", reason="torch is a training extra ('.[train]')")
 
