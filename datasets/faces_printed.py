@@ -2,7 +2,7 @@
 only, never committed), in the look of real Chinese, Hong Kong and Dutch club sets: 萬 characters, 東南西北,
 中 發 and a framed white dragon, 梅蘭菊竹 / 春夏秋冬 with a numeral, ringed circles and jointed bamboo.
 
-Every face is drawn at 2x on ivory (glyphs with Pillow, the bonus pictures with datasets.faces), scaled
+Every face is drawn at 2x on ivory (glyphs with Pillow, the bonus pictures with datasets.faces_drawn), scaled
 down with an area filter and keyed out to ink on a transparent ground, as the other artworks are. Seeds
 are fixed: the same call gives the same faces.
 """
@@ -16,19 +16,12 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from datasets.faces import (
-    FACE_ASPECT,
-    GROUND,
-    INKS,
-    TILE_CODES,
-    Rendered,
-    chinese_numeral,
-    draw_flower,
-    draw_season,
-    key_out,
-    paint,
-    text_mask,
-)
+from datasets.faces import TILE_CODES
+from datasets.faces_common import INKS, Rendered
+from datasets.faces_drawn import chinese_numeral, draw_flower, draw_season
+from datasets.faces_sheets import key_out
+from datasets.faces_western import GROUND, paint, text_mask
+from datasets.kmahjongg_art import FACE_ASPECT
 from recognizer.labels import BONUS
 
 if TYPE_CHECKING:

@@ -30,17 +30,9 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from datasets.faces import (
-    FONTS,
-    GROUND,
-    INKS,
-    TILE_CODES,
-    Rendered,
-    chinese_numeral,
-    draw_flower,
-    draw_season,
-    text_mask,
-)
+from datasets.faces import FONTS, TILE_CODES
+from datasets.faces_common import INKS, Rendered
+from datasets.faces_drawn import chinese_numeral, draw_flower, draw_season
 from datasets.faces_printed import (
     FLOWERS,
     NUMERALS,
@@ -61,6 +53,7 @@ from datasets.faces_printed import (
     pin_colours,
     stick,
 )
+from datasets.faces_western import GROUND, text_mask
 from recognizer.labels import BONUS
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
-"""datasets/faces.py: codes of every source map to the 42 tiles, the split covers every code on both sides,
-faces are cut and cached as promised (a tiny bank from the CC0 FluffyStuff SVGs)."""
+"""datasets/faces.py and its faces_* modules: codes of every source map to the 42 tiles, the split covers
+every code on both sides, faces are cut and cached as promised (a tiny bank from the CC0 FluffyStuff SVGs)."""
 
 from __future__ import annotations
 
@@ -18,26 +18,21 @@ from datasets.faces import (
     FLUFFY_DIR,
     FONTS,
     RENDERERS,
-    SHEETS,
     TILE_CODES,
     UNICODE_CODES,
     UNICODE_FIRST,
-    WESTERN_BASES,
-    Rendered,
-    add_index,
     artworks_of,
     cached_faces,
-    chinese_numeral,
     glyph_interior,
     hide_element,
-    index_for,
-    key_out,
     kmahjongg_elements,
     load_faces,
     missing_codes,
-    render_drawn_bonus,
-    swap_inks,
 )
+from datasets.faces_common import Rendered
+from datasets.faces_drawn import chinese_numeral, render_drawn_bonus
+from datasets.faces_sheets import SHEETS, key_out
+from datasets.faces_western import WESTERN_BASES, add_index, index_for, swap_inks
 from recognizer.labels import BONUS
 
 NUMBERS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
@@ -165,6 +160,9 @@ def test_tiny_fluffystuff_bank_is_split_cached_and_read_back(
     assert np.array_equal(again["9p"][0].rgba, train["9p"][0].rgba)
     with pytest.raises(AssertionError, match="rendered again"):
         cached_faces("fluffystuff-regular", 40, tmp_path)  # another height is rendered anew
+    monkeypatch.setattr(faces, "installed_sources", lambda: ["/usr/share/a-package-installed-since"])
+    with pytest.raises(AssertionError, match="rendered again"):
+        cached_faces("fluffystuff-regular", 48, tmp_path)  # other sources installed: rendered anew
 
 
 @pytest.mark.parametrize("artwork", ["font-noto", "font-freeserif"])
@@ -334,7 +332,7 @@ def test_varied_bonus_faces_come_more_often_than_the_others() -> None:
 
 
 def test_a_long_word_is_printed_whole() -> None:
-    from datasets.faces import text_mask
+    from datasets.faces_western import text_mask
 
     for seed in range(8):  # both the DejaVu and the Hershey path
         mask = text_mask("CHRYSANTHEMUM", 40, np.random.default_rng(seed))
