@@ -417,7 +417,7 @@ def artworks_of(split: str) -> list[str]:
 
 
 def installed_sources() -> list[str]:
-    """The artwork sources (folders, sheets, fonts) installed now. A cache rendered with other sources is
+    """The artwork sources (folders, sheets, fonts) installed now. A cache rendered without one of them is
     stale: procedural artworks draw on the others, so a package installed later changes them too."""
     from datasets.faces_printed import CJK_FONTS
     from datasets.faces_western import DEJAVU, INDEX_FONTS
@@ -431,9 +431,21 @@ def _manifest(height: int) -> dict[str, object]:
     return {"height": height, "version": RENDER_VERSION, "sources": installed_sources()}
 
 
+def fresh_enough(meta: dict, height: int) -> bool:
+    """Whether a cache's manifest was rendered at this height and version from every source installed now
+    (a cache carried from a machine with more artwork, `datasets.carry`, is kept: it lacks nothing)."""
+    sources = meta.get("sources")
+    return (
+        meta.get("height") == height
+        and meta.get("version") == RENDER_VERSION
+        and isinstance(sources, list)
+        and set(installed_sources()) <= set(sources)
+    )
+
+
 def cached_faces(artwork: str, height: int, cache: Path | None) -> Rendered:
-    """One artwork's faces: read from cache/<artwork>/ when rendered there at this height and version, from
-    the sources installed now, else rendered (and written there)."""
+    """One artwork's faces: read from cache/<artwork>/ when rendered there at this height and version, with
+    every source installed now (`fresh_enough`), else rendered (and written there)."""
     folder = None if cache is None else cache / artwork
     if folder is not None:
         manifest = folder / "manifest.json"
@@ -441,8 +453,7 @@ def cached_faces(artwork: str, height: int, cache: Path | None) -> Rendered:
             meta = json.loads(manifest.read_text())
         except (OSError, ValueError):
             meta = None
-        wanted = _manifest(height)
-        if isinstance(meta, dict) and {k: meta.get(k) for k in wanted} == wanted:
+        if isinstance(meta, dict) and fresh_enough(meta, height):
             faces: Rendered = []
             for name in meta.get("files", []):
                 rgba = decode_png((folder / name).read_bytes()) if (folder / name).is_file() else None
