@@ -66,7 +66,7 @@ Box = tuple[int, float, float, float, float]
 def face_bank(split: str) -> Bank:
     """Faces of `split` ("train" / "heldout") by artwork; FluffyStuff alone without datasets.faces."""
     try:
-        from datasets.faces import load_faces
+        from datasets.faces import artworks_of, load_faces
     except ImportError:
         load_faces = None
     if load_faces is not None:
@@ -75,6 +75,9 @@ def face_bank(split: str) -> Bank:
             for face in faces:
                 if not looks_like_a_back(face.rgba):
                     bank.setdefault(face.artwork, {}).setdefault(code, []).append(face.rgba)
+        absent = [artwork for artwork in artworks_of(split) if artwork not in bank]
+        if absent:  # a render without them is another dataset: say so where the render's log is read
+            print(f"warning: artworks not installed, left out: {', '.join(absent)}", file=sys.stderr)
         if bank:
             return bank
     if split != "train":

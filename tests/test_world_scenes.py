@@ -161,3 +161,18 @@ def test_a_cluster_tile_hidden_for_the_most_part_by_nearer_ones_loses_its_box() 
     most = (2, 0.0, 20.0, 60.0, 110.0)  # nearer still: now `far` and `half` are hidden for the most part
     assert world_scenes.hidden_dropped([far, half], (120, 80)) == [far, half]
     assert world_scenes.hidden_dropped([far, half, most], (120, 80)) == [most]
+
+
+def test_a_bank_without_some_artworks_says_which_are_left_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datasets import faces
+
+    bar = drawn_bank()["bars"]["1m"][0]
+    monkeypatch.setattr(
+        faces, "ARTWORKS", {"one-installed": "train", "one-missing": "train", "held": "heldout"}
+    )
+    monkeypatch.setattr(faces, "load_faces", lambda split: {"1m": [faces.Face("1m", bar, "one-installed")]})
+    bank = world_scenes.face_bank("train")
+    assert list(bank) == ["one-installed"]
+    assert "left out: one-missing\n" in capsys.readouterr().err
