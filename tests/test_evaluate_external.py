@@ -1,5 +1,5 @@
-"""datasets/evaluate_external.py: partial tiles ignored, failures counted by kind, crops scored, absent
-folders skipped."""
+"""datasets/evaluate_external.py, external_riichi.py and external_crops.py: partial tiles ignored, failures
+counted by kind, crops scored, absent folders skipped."""
 
 from __future__ import annotations
 
@@ -10,15 +10,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from datasets.evaluate_external import (
+from datasets.evaluate_external import contact_sheet, main
+from datasets.external_crops import Crop, CropTally, on_background
+from datasets.external_riichi import (
     IGNORE,
-    Crop,
-    CropTally,
     ExternalTally,
     class_names,
-    contact_sheet,
-    main,
-    on_background,
     photo_layout,
     read_riichi,
     riichi_code,
@@ -221,7 +218,7 @@ def test_single_tile_photos_are_read_by_the_whole_pipeline(
     them on)."""
     from fake_models import code_for, draw_tile, write_fake_models
 
-    import datasets.evaluate_external as external
+    import datasets.external_crops as external
     from recognizer import Recognizer, Settings
 
     monkeypatch.setattr(external, "TILE_SHARE", 1 / 3)  # the tile 32 of the letterboxed 96 input rows
