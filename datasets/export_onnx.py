@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from datasets.models import BonusReaderNet, ClassifierEnsemble, TileClassifier, TileDetector
+from datasets.onnx_features import add_features
 from datasets.tile_crops import CROP_H, CROP_W, PAD
 from datasets.yolo import LABELS, PROJECT_ROOT
 
@@ -161,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     cls_path = out / "classifier.onnx"
     _export(cls, torch.rand(2, 3, CROP_H, CROP_W), cls_path, "crops", ["logits"])
     c_err = _check(cls_path, cls, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])
+    try:  # the pooled vector set profiles compare tiles by (an averaging ensemble has none)
+        add_features(cls_path)
+    except ValueError as exc:
+        print(f"note: {exc}; set profiles will not work with this classifier", file=sys.stderr)
 
     labels: dict[str, object] = {
         "labels": list(LABELS),

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Literal
 
 import cv2
 import numpy as np
 import onnxruntime as ort
 
-from recognizer.errors import ModelError
+from recognizer.errors import ModelError, ProfileError
 from recognizer.session import check_io, fixed_batch
+from recognizer.set_profile import SetProfile
 
 INPUTS = ("crops",)
 OUTPUTS = ("logits",)
+FEATURES_OUTPUT = "features"
+"""The optional output set profiles compare tiles by (datasets.onnx_features adds it)."""
 BORDER_GREY = (127, 127, 127)
 
 TurnMode = Literal["none", "landscape", "all"]
@@ -119,6 +123,15 @@ def output_columns(session: ort.InferenceSession, classes: int, rejects: bool) -
     return expected
 
 
+def feature_width(session: ort.InferenceSession) -> int:
+    """Length of the classifier's FEATURES_OUTPUT vector; 0 when it has none."""
+    for output in session.get_outputs():
+        if output.name == FEATURES_OUTPUT:
+            width = output.shape[-1] if output.shape else None
+            return width if isinstance(width, int) and width > 0 else 0
+    return 0
+
+
 def split_not_a_tile(probs: np.ndarray, rejects: bool) -> tuple[np.ndarray, np.ndarray]:
     """(..., labels) tile probabilities renormalised to sum 1 and (...) probabilities of "not a tile" (the
     last column when `rejects`; zeros otherwise, the probabilities then returned as they are)."""
@@ -159,6 +172,8 @@ class TileClassifier:
         self.rejects = rejects
         self.columns = output_columns(session, classes, rejects)
         self.fixed_batch = fixed_batch(session)
+        self.feature_width = feature_width(session)
+        self.profile: SetProfile | None = None  # with_profile: tiles read with a set's named examples
 
     def batch(
         self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
@@ -176,18 +191,51 @@ class TileClassifier:
 
     def logits(self, batch: np.ndarray) -> np.ndarray:
         """Run the model on a crop batch (in chunks if the model has a fixed batch size)."""
+        return self.run(batch, OUTPUTS)[0]
+
+    def run(self, batch: np.ndarray, names: tuple[str, ...]) -> list[np.ndarray]:
+        """The outputs `names` for a crop batch, in chunks when the model's batch size is fixed."""
         if len(batch) == 0:
-            return np.zeros((0, self.columns), np.float32)
+            widths = {OUTPUTS[0]: self.columns, FEATURES_OUTPUT: self.feature_width}
+            return [np.zeros((0, widths[name]), np.float32) for name in names]
         if self.fixed_batch is None:
-            return np.asarray(self.session.run(list(OUTPUTS), {INPUTS[0]: batch})[0], dtype=np.float32)
-        parts = []
+            got = self.session.run(list(names), {INPUTS[0]: batch})
+            return [np.asarray(g, dtype=np.float32) for g in got]
+        parts: list[list[np.ndarray]] = []
         for start in range(0, len(batch), self.fixed_batch):
             chunk = batch[start : start + self.fixed_batch]
             short = self.fixed_batch - len(chunk)
             if short:
                 chunk = np.concatenate([chunk, np.repeat(chunk[-1:], short, axis=0)])
-            parts.append(self.session.run(list(OUTPUTS), {INPUTS[0]: chunk})[0][: self.fixed_batch - short])
-        return np.concatenate(parts).astype(np.float32)
+            got = self.session.run(list(names), {INPUTS[0]: chunk})
+            parts.append([g[: self.fixed_batch - short] for g in got])
+        return [np.concatenate([p[i] for p in parts]).astype(np.float32) for i in range(len(names))]
+
+    def with_profile(self, profile: SetProfile | None) -> TileClassifier:
+        """A classifier sharing this one's session that reads tiles with `profile` (None: without)."""
+        clone = copy.copy(self)
+        clone.profile = profile
+        return clone
+
+    def looks(
+        self, rgb: np.ndarray, xyxy: np.ndarray, labels: np.ndarray, turns: TurnMode, square_band: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(n, width) feature vectors and (n, columns) probabilities of the boxes, each from the view
+        (way up) in which the classifier finds its known label `labels[i]` likeliest: the named tiles a
+        set profile learns from."""
+        if not self.feature_width:
+            raise ProfileError("this classifier.onnx has no features output (datasets.onnx_features adds it)")
+        batch, owner = self.batch(rgb, xyxy, [view_plan(box, turns, square_band) for box in xyxy])
+        logits, feats = self.run(batch, (OUTPUTS[0], FEATURES_OUTPUT))
+        probs = softmax(logits)
+        best = np.full(len(xyxy), -1.0)
+        out_f = np.zeros((len(xyxy), self.feature_width), np.float32)
+        out_p = np.zeros((len(xyxy), self.columns), np.float32)
+        for row, tile in enumerate(owner):
+            if probs[row, labels[tile]] > best[tile]:
+                best[tile] = probs[row, labels[tile]]
+                out_f[tile], out_p[tile] = feats[row], probs[row]
+        return out_f, out_p
 
     def probabilities(
         self,
@@ -220,8 +268,10 @@ class TileClassifier:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Probabilities of every planned view (one row each) and the box each row belongs to."""
         batch, owner = self.batch(rgb, xyxy, plans)
-        probs = softmax(self.logits(batch)) if len(batch) else np.zeros((0, self.columns), np.float32)
-        return probs, owner
+        if self.profile is None:
+            return softmax(self.logits(batch)), owner
+        logits, features = self.run(batch, (OUTPUTS[0], FEATURES_OUTPUT))
+        return self.profile.adjust(softmax(logits), features), owner
 
     def row_probabilities(self, rgb: np.ndarray, xyxy: np.ndarray, voters: int | None = None) -> np.ndarray:
         """(n, columns) probabilities for the tiles of a stretched photo (one row of tiles stretched to a

@@ -9,3 +9,7 @@ class ImageError(ValueError):
 
 class ModelError(RuntimeError):
     """The model files are missing or do not match the ONNX model contract."""
+
+
+class ProfileError(ValueError):
+    """A set profile that cannot be used: missing, malformed, or made with another classifier."""

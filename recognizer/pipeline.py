@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,7 +15,7 @@ from recognizer.classifier import Combine, TileClassifier, TurnMode, split_not_a
 from recognizer.constraints import apply_tile_limits
 from recognizer.detections import TOP_K, Detections
 from recognizer.detector import SQUARE, Reading, TileBoxes, TileDetector, seen_taller
-from recognizer.errors import ModelError
+from recognizer.errors import ModelError, ProfileError
 from recognizer.face_down import lone_weak_backs
 from recognizer.found_twice import found_twice
 from recognizer.imageio import LoadedImage
@@ -22,6 +23,7 @@ from recognizer.labels import BACK_INDEX, LABELS
 from recognizer.models import ModelConfig, load_model_files
 from recognizer.reading_order import reading_order
 from recognizer.session import make_session
+from recognizer.set_profile import NAME_MAX, SetProfile, fingerprint
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import may_be_stretched, unstretch
 from recognizer.zoom import SURE, closer_look, last_look, zoom_in, zoom_out
@@ -145,6 +147,7 @@ class Recognizer:
             len(LABELS),
             rejects=self.config.not_a_tile,
         )
+        self.classifier_id = fingerprint(files.classifier)
         self.bonus_reader = (
             BonusReader(
                 make_session(files.bonus_reader, READER_NAME, threads),
@@ -156,6 +159,49 @@ class Recognizer:
             if files.bonus_reader is not None
             else None
         )
+
+    def with_profile(self, profile: SetProfile | None) -> Recognizer:
+        """A recognizer sharing this one's models that reads tiles with a set's named examples (None:
+        without). ProfileError when the profile was made with another classifier or this one cannot
+        compare tiles."""
+        if profile is not None:
+            if not self.classifier.feature_width:
+                raise ProfileError("the classifier in use cannot read set profiles (no features output)")
+            if profile.classifier != self.classifier_id:
+                raise ProfileError(
+                    f"set profile {profile.name!r} was made with another classifier; name its tiles again"
+                )
+            dims = {len(e.features) for e in profile.examples}
+            if dims - {self.classifier.feature_width}:
+                raise ProfileError(f"set profile {profile.name!r} does not fit this classifier")
+        clone = copy.copy(self)
+        clone.classifier = self.classifier.with_profile(profile)
+        return clone
+
+    def new_profile(self, name: str) -> SetProfile:
+        """An empty set profile for this recognizer's classifier."""
+        return SetProfile(name.strip()[:NAME_MAX] or "set", self.classifier_id)
+
+    def learn(
+        self, profile: SetProfile, image: LoadedImage, boxes: np.ndarray, codes: list[str]
+    ) -> SetProfile:
+        """`profile` with the tiles in `boxes` (xyxy in the photo's own pixels, as Detections give them)
+        named `codes` added."""
+        if profile.classifier != self.classifier_id:
+            raise ProfileError(
+                f"set profile {profile.name!r} was made with another classifier; start a new one"
+            )
+        unknown = [c for c in codes if c not in LABELS]
+        if unknown:
+            raise ProfileError(f"unknown tile code {unknown[0]!r}")
+        if len(codes) != len(boxes):
+            raise ProfileError(f"{len(codes)} codes for {len(boxes)} tiles")
+        s = self.settings
+        labels = np.array([LABELS.index(c) for c in codes], np.int64)
+        xyxy = np.asarray(boxes, np.float32).reshape(-1, 4) * np.float32(image.scale)
+        features, probs = self.classifier.looks(image.rgb, xyxy, labels, s.turns, s.square_band)
+        tiles, _ = split_not_a_tile(probs, self.classifier.rejects)
+        return profile.learnt(codes, features, tiles)
 
     def reading(self) -> Reading:
         """How the detector reads every photo under these settings (the first pass's way)."""

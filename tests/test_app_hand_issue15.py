@@ -159,7 +159,7 @@ def test_a_face_down_alternative_reads_omgekeerde_steen(tmp_path: Path) -> None:
     tiles = list(reading.tiles)
     misread = tiles[MISREAD_INDEX]
     tiles[MISREAD_INDEX] = replace(misread, alternatives=("7z", "back"))
-    deps.read_photo._cache[reading.key] = replace(reading, tiles=tuple(tiles))  # type: ignore[attr-defined]
+    deps.read_photo._cache[(reading.key, None)] = replace(reading, tiles=tuple(tiles))  # type: ignore[attr-defined]
     at = start(deps)
     options = widget(at.button_group, f"{PREFIX}-alt-").options
     face_down = [o for o in options if o.endswith(" omgekeerde steen")]

@@ -47,6 +47,64 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Groen: zeker · oranje: onzeker · blauw: door jou verbeterd",
         "Green: sure · orange: uncertain · blue: corrected by you",
     ),
+    # the club's own tile set
+    "tile_set": ("Onze stenen leren", "Teach the app our tile set"),
+    "tile_set_help": (
+        "Leest de app jullie stenen vaak verkeerd? Verbeter de stenen van een foto en laat de app ze "
+        "onthouden. Na twee of drie foto's leest de app deze set beter; andere sets leest hij als eerst.",
+        "Does the app often misread your tiles? Correct a photo's tiles and let the app remember them. After "
+        "two or three photos it reads this set better; other sets it reads as before.",
+    ),
+    "tile_set_empty": ("Nog geen stenen onthouden.", "No tiles remembered yet."),
+    "tile_set_status": (
+        "De app kent {examples} stenen ({codes} soorten) van deze set.",
+        "The app knows {examples} tiles ({codes} kinds) of this set.",
+    ),
+    "tile_set_in_use": ("Foto's worden ermee gelezen.", "Photos are read with them."),
+    "tile_set_not_needed": (
+        "De app leest deze stenen zonder hulp net zo goed; ze worden bewaard voor later.",
+        "The app reads these tiles as well without them; they are kept for later.",
+    ),
+    "tile_set_more": (
+        "Onthoud nog een foto of twee: de app gebruikt ze zodra {needed} stenen meer dan eens voorkomen.",
+        "Remember a photo or two more: the app uses them once {needed} tiles appear more than once.",
+    ),
+    "tile_set_check_first": (
+        "Klopt elke steen op de foto? Wat je onthoudt, leert de app.",
+        "Is every tile on the photo right? What you remember is what the app learns.",
+    ),
+    "tile_set_learn": ("Onthoud de stenen van deze foto", "Remember this photo's tiles"),
+    "tile_set_learnt": ("{count} stenen onthouden.", "{count} tiles remembered."),
+    "tile_set_known": ("Deze stenen kende de app al.", "The app knew these tiles already."),
+    "tile_set_nothing": (
+        "Op deze foto zijn geen stenen gelezen om te onthouden.",
+        "No tiles were read on this photo to remember.",
+    ),
+    "tile_set_download": ("Set downloaden (JSON)", "Download the set (JSON)"),
+    "tile_set_upload": ("Set laden (JSON, van mahjong-nts learn-set of deze app)", "Load a set (JSON)"),
+    "tile_set_loaded": ("Set geladen: {examples} stenen.", "Set loaded: {examples} tiles."),
+    "tile_set_forget": ("Vergeet deze set", "Forget this set"),
+    "tile_set_forgotten": (
+        "Set vergeten; een kopie staat in {path}.",
+        "Set forgotten; a copy is kept in {path}.",
+    ),
+    "tile_set_not_a_set": (
+        "Dit is geen stenenset van mahjong-nts.",
+        "This is not a mahjong-nts tile set file.",
+    ),
+    "tile_set_other_model": (
+        "Deze set is gemaakt met een ander herkenningsmodel; vergeet hem en onthoud de stenen opnieuw.",
+        "This set was made with another recognition model; forget it and remember the tiles again.",
+    ),
+    "tile_set_unsupported": (
+        "Het herkenningsmodel kan geen eigen set gebruiken.",
+        "The recognition model cannot use a set of its own.",
+    ),
+    "tile_set_not_saved": (
+        "De set kon niet bewaard worden: {message}",
+        "The set could not be saved: {message}",
+    ),
+    "tile_set_failed": ("Dat lukte niet: {message}", "That did not work: {message}"),
     # tiles
     "tiles": ("Stenen", "Tiles"),
     "notation": ("Hand in notatie", "Hand in notation"),

@@ -58,19 +58,26 @@ def picture_only(data: bytes, key: str, warning: str, max_side: int = 1600) -> P
 class PhotoReader:
     """Reads photos with one recognizer and remembers the last readings per photo hash (thread-safe)."""
 
-    def __init__(self, read: Callable[[bytes, str], PhotoReading], capacity: int = 32) -> None:
+    def __init__(
+        self,
+        read: Callable[[bytes, str], PhotoReading],
+        capacity: int = 32,
+        variant: Callable[[], object] | None = None,
+    ) -> None:
         self._read = read
         self._capacity = capacity
-        self._cache: OrderedDict[str, PhotoReading] = OrderedDict()
+        self._variant = variant  # what else a reading depends on (the tile set's version): part of the key
+        self._cache: OrderedDict[tuple[str, object], PhotoReading] = OrderedDict()
         self._lock = threading.Lock()
         self.calls = 0  # how many photos were actually recognized (not served from the cache)
 
     def __call__(self, data: bytes) -> PhotoReading:
         key = photo_key(data)
+        cache_key = (key, self._variant() if self._variant is not None else None)
         with self._lock:
-            cached = self._cache.get(key)
+            cached = self._cache.get(cache_key)
             if cached is not None:
-                self._cache.move_to_end(key)
+                self._cache.move_to_end(cache_key)
                 return cached
         try:
             reading = self._read(data, key)
@@ -78,14 +85,17 @@ class PhotoReader:
             reading = PhotoReading(key=key, error=f"recognition failed: {one_line(exc)}")
         with self._lock:
             self.calls += 1
-            self._cache[key] = reading
+            self._cache[cache_key] = reading
             while len(self._cache) > self._capacity:
                 self._cache.popitem(last=False)
         return reading
 
 
-def recognizer_read(recognizer_module: Any) -> Callable[[bytes, str], PhotoReading]:
-    """The real reading function: `load_image` + `get_recognizer().recognize` of the recognizer package."""
+def recognizer_read(
+    recognizer_module: Any, tile_set: Any | None = None
+) -> Callable[[bytes, str], PhotoReading]:
+    """The real reading function: `load_image` + `get_recognizer().recognize` of the recognizer package;
+    with the club's set (`tile_set`: a TileSetMemory) when one has been taught."""
 
     def read(data: bytes, key: str) -> PhotoReading:
         try:
@@ -93,7 +103,7 @@ def recognizer_read(recognizer_module: Any) -> Callable[[bytes, str], PhotoReadi
         except recognizer_module.ImageError as exc:
             return PhotoReading(key=key, error=one_line(exc))
         try:
-            recognizer = recognizer_module.get_recognizer()
+            recognizer = tile_set.recognizer() if tile_set else recognizer_module.get_recognizer()
         except Exception as exc:  # models missing or broken: show the photo, the player types the hand
             return picture_only(data, key, warning=one_line(exc))
         detections = recognizer.recognize(image)

@@ -56,11 +56,13 @@ ReaderFactory = Callable[[int], PhotoReader]  # threads -> reader; must be pickl
 class RecognizerReader:
     """The real reader: recognizer.load_image, Recognizer.recognize and recognizer.annotate."""
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, set_profile: str | None = None) -> None:
         import recognizer  # imported here: ONNX Runtime and OpenCV load only where photos are read
 
         self._recognizer_module = recognizer
         self._recognizer = recognizer.Recognizer(threads=threads)
+        if set_profile is not None:  # a club's own set (`mahjong-nts learn-set`)
+            self._recognizer = self._recognizer.with_profile(recognizer.read_profile(set_profile))
 
     def read(self, path: Path) -> PhotoRead:
         rec = self._recognizer_module

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -89,6 +90,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--embed-images", action="store_true", help="embed the annotated images in report.html (base64)"
     )
     parser.add_argument(
+        "--set-profile",
+        metavar="FILE",
+        help="read the tiles with a set profile made by `mahjong-nts learn-set` (the club's own set); "
+        "--resume keeps photos already read without it",
+    )
+    parser.add_argument(
         "--low-confidence",
         type=fraction,
         default=None,
@@ -128,8 +135,20 @@ def run(args: argparse.Namespace, reader_factory: ReaderFactory | None = None) -
         progress=args.progress,
         lang=args.lang,
     )
+    factory: ReaderFactory = reader_factory or RecognizerReader
+    if args.set_profile is not None:
+        from recognizer.errors import ProfileError
+        from recognizer.set_profile import read_profile
+
+        try:
+            read_profile(args.set_profile)  # a bad file stops here, before any worker starts
+        except ProfileError as problem:
+            print(f"mahjong-nts batch: {problem}", file=sys.stderr)
+            return 2
+        if reader_factory is None:  # an injected reader (tests) reads as it was made
+            factory = functools.partial(RecognizerReader, set_profile=args.set_profile)
     try:
-        return run_batch(options, reader_factory or RecognizerReader)
+        return run_batch(options, factory)
     except BatchUsageError as problem:
         print(f"mahjong-nts batch: {problem}", file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ SUBCOMMAND_MODULES = {
     "settle": "mahjong_nts.cli.settle",
     "recognize": "mahjong_nts.cli.recognize",
     "batch": "mahjong_nts.cli.batch",
+    "learn-set": "mahjong_nts.cli.learn_set",
 }
 """Subcommand -> the module that registers it. Only the module of the command given is imported, so
 `score` starts without loading OpenCV and NumPy."""
@@ -49,7 +50,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 USAGE = (
-    "usage: mahjong-nts COMMAND ...  (commands: score, settle, recognize, batch)\n"
+    "usage: mahjong-nts COMMAND ...  (commands: score, settle, recognize, batch, learn-set)\n"
     "       mahjong-nts COMMAND --help for its options; mahjong-nts --help for all\n"
 )
 """What `mahjong-nts` alone prints: short, and without loading any command's module."""

@@ -15,10 +15,11 @@ from mahjong_nts.messages import one_line
 from mahjong_nts.reading.hand import hand_json
 from mahjong_nts.reading.tiles import UNCERTAIN_BELOW, grouped_codes, tiles_from_detections
 from recognizer.detections import Detections
-from recognizer.errors import ImageError, ModelError
+from recognizer.errors import ImageError, ModelError, ProfileError
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.labels import LABELS
 from recognizer.pipeline import Recognizer, get_recognizer
+from recognizer.set_profile import read_profile
 from scoring.jsonread import dumps, show_path
 
 
@@ -47,6 +48,12 @@ def add_parser(subparsers: Any) -> None:
         "--models", metavar="DIR", type=Path, help="model folder (default: the packaged models)"
     )
     parser.add_argument("--threads", metavar="N", type=_positive_int, help="CPU threads per model")
+    parser.add_argument(
+        "--set-profile",
+        metavar="FILE",
+        type=Path,
+        help="read the tiles with a set profile made by `mahjong-nts learn-set` (your club's own set)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -62,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
         recognizer = (
             Recognizer(args.models, args.threads) if args.models or args.threads else get_recognizer()
         )
-    except ModelError as exc:
-        print(f"mahjong-nts recognize: {exc}", file=sys.stderr)
+        if args.set_profile is not None:
+            recognizer = recognizer.with_profile(read_profile(args.set_profile))
+    except (ModelError, ProfileError) as exc:
+        print(f"mahjong-nts recognize: {one_line(exc)}", file=sys.stderr)
         return 2
     failures = 0
     targets = AnnotatedNames(args.images)

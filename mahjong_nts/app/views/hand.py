@@ -40,6 +40,7 @@ from mahjong_nts.app.state import (
     photo_rows,
     set_tile,
 )
+from mahjong_nts.app.tile_set_panel import tile_set_panel
 from mahjong_nts.app.tiles_view import declared_melds, hand_tiles, palette, picture_choice, tile_css
 from mahjong_nts.app.widgets import choice, choices, labels_token, streamlit_words_css
 from mahjong_nts.reading.table import read_table
@@ -408,6 +409,8 @@ def render_hand_tab(
         editor = editor_for(reading)
         if reading is not None:
             show_reading(reading, editor, lang)
+        tiles_read = reading.tiles if reading is not None and not reading.error else ()
+        tile_set_panel(deps.tile_set, data, tiles_read, editor.tiles, editor.bonus, lang, "hand")
     prefix = f"hand-{reading.key if reading is not None else 'typed'}"
     with edit_column:
         st.subheader(t(lang, "tiles"))

@@ -1,0 +1,119 @@
+"""`mahjong-nts learn-set PHOTO --tiles CODES --set-profile FILE`: teach the recognizer a club's own tile set.
+
+The photo is read as `recognize` reads it; the player gives the right code of every tile found, in the
+order `recognize` lists them (rows top to bottom, left to right). Their looks are added to the set profile
+FILE (made when missing), which `recognize --set-profile FILE` and `batch --set-profile FILE` then read with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from mahjong_nts.cli.common import fail
+from mahjong_nts.messages import one_line
+from mahjong_nts.reading.tiles import grouped_codes
+from scoring.errors import InputError
+from scoring.jsonread import show_path
+from scoring.tiles import BACK, parse_tiles
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the `learn-set` subcommand on the dispatcher's subparsers."""
+    parser = subparsers.add_parser(
+        "learn-set",
+        help="teach the recognizer your own tile set from a photo whose tiles you name",
+        description=(
+            "Read PHOTO, pair the tiles found (in reading order) with the codes of --tiles, and add their "
+            "looks to the set profile FILE. Name the tiles of two or three photos: a profile reads with "
+            "its examples once it holds 8 tiles whose code it has seen twice."
+        ),
+    )
+    parser.add_argument("photo", metavar="PHOTO", help="a JPEG, PNG or WebP photo of tiles of the set")
+    parser.add_argument(
+        "--tiles",
+        required=True,
+        metavar="CODES",
+        help='the right code of every tile found, in reading order: "1m 2m 3m 5z" or "123m5z"; '
+        '"back" for a face-down tile',
+    )
+    parser.add_argument(
+        "--set-profile",
+        dest="profile",
+        required=True,
+        metavar="FILE",
+        type=Path,
+        help="the set profile (JSON)",
+    )
+    parser.add_argument("--name", help="the set's name, for a new profile (default: the file's name)")
+    parser.add_argument(
+        "--models", metavar="DIR", type=Path, help="model folder (default: the packaged models)"
+    )
+    parser.set_defaults(run=run)
+
+
+def codes_of(text: str) -> list[str]:
+    """The codes of --tiles: mpsz groups and single codes, and "back" for a face-down tile."""
+    codes: list[str] = []
+    for word in text.replace(",", " ").split():
+        codes.extend([BACK] if word.lower() == BACK else parse_tiles(word))
+    return codes
+
+
+def run(args: argparse.Namespace) -> int:
+    """Learn the photo's tiles into the profile; exit 2 on bad input (nothing written), 1 when the photo
+    cannot be read."""
+    from recognizer.errors import ImageError, ModelError, ProfileError
+    from recognizer.imageio import load_image
+    from recognizer.pipeline import Recognizer, get_recognizer
+    from recognizer.set_profile import MIN_CHECKS, read_profile, write_profile
+
+    try:
+        codes = codes_of(args.tiles)
+    except InputError as exc:
+        return fail(f"--tiles: {exc}")
+    if not codes:
+        return fail("--tiles names no tiles")
+    try:
+        recognizer = Recognizer(args.models) if args.models else get_recognizer()
+        profile = (
+            read_profile(args.profile)
+            if args.profile.exists()
+            else recognizer.new_profile(args.name or args.profile.stem)
+        )
+        image = load_image(args.photo)
+    except (ModelError, ProfileError) as exc:
+        return fail(str(exc))
+    except ImageError as exc:
+        print(f"mahjong-nts learn-set: {one_line(exc)}", file=sys.stderr)
+        return 1
+    found = recognizer.recognize(image)
+    if len(found) != len(codes):
+        seen = grouped_codes(found.codes) or "none"
+        given = f"{len(codes)} code{'s' * (len(codes) != 1)}"
+        return fail(
+            f"{show_path(args.photo)}: {len(found)} tiles found ({seen}) but {given} given; "
+            "name every tile found, in this order"
+        )
+    try:
+        learnt = recognizer.learn(profile, image, found.xyxy, codes)
+        write_profile(learnt, args.profile)
+    except ProfileError as exc:
+        return fail(str(exc))
+    misread = sum(a != b for a, b in zip(found.codes, codes, strict=True))
+    before = {id(e) for e in profile.examples}
+    new = sum(id(e) not in before for e in learnt.examples)
+    known = f", {len(codes) - new} known already" if new < len(codes) else ""
+    if learnt.temperature is not None:
+        state = "tiles are now read with its examples"
+    elif learnt.ready:
+        state = "the recognizer reads these tiles as well without it (kept: more photos may change that)"
+    else:
+        state = f"name more tiles: it is used from {MIN_CHECKS} tiles whose code it has seen twice"
+    print(
+        f"{show_path(str(args.profile))}: {new} tiles learnt ({misread} had been misread{known}); "
+        f"{len(learnt.examples)} tiles of {len(learnt.codes)} codes in all; {state}"
+    )
+    return 0
