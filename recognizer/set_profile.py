@@ -124,6 +124,11 @@ class SetProfile:
                 kept.append(example)
         return SetProfile(self.name, self.classifier, tuple(reversed(kept)))
 
+    def added_in(self, learnt: SetProfile) -> int:
+        """How many examples of `learnt` (this profile grown by `learnt()`) are new to this one."""
+        before = {id(e) for e in self.examples}
+        return sum(id(e) not in before for e in learnt.examples)
+
     def likeness(self, features: np.ndarray, leave_out: bool = False) -> np.ndarray:
         """(n, len(LABELS)) cosine likeness of each feature row to each code's prototype (UNSEEN_LIKENESS
         for codes without examples). With `leave_out`, `features` are the examples' own, each compared

@@ -121,8 +121,7 @@ class TileSetMemory:
             with self._lock:
                 profile = self.profile or recognizer.new_profile(name)
                 learnt = recognizer.learn(profile, image, [t.box for t in boxed], [t.code for t in boxed])
-                before = {id(e) for e in profile.examples}
-                new = sum(id(e) not in before for e in learnt.examples)
+                new = profile.added_in(learnt)
                 if new:
                     self._save(learnt)
         except (self._rec.ProfileError, self._rec.ImageError, self._rec.ModelError) as exc:

@@ -103,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
     except ProfileError as exc:
         return fail(str(exc))
     misread = sum(a != b for a, b in zip(found.codes, codes, strict=True))
-    before = {id(e) for e in profile.examples}
-    new = sum(id(e) not in before for e in learnt.examples)
+    new = profile.added_in(learnt)
     known = f", {len(codes) - new} known already" if new < len(codes) else ""
     if learnt.temperature is not None:
         state = "tiles are now read with its examples"
