@@ -27,6 +27,7 @@ from recognizer.classifier import split_not_a_tile
 from recognizer.imageio import load_image
 from recognizer.pipeline import Recognizer
 from recognizer.set_profile import SetProfile
+from scoring.tiles import BACK
 
 
 def by_artwork(folder: Path, kinds: dict[str, dict[str, str]]) -> dict[str, list[Sample]]:
@@ -49,8 +50,8 @@ def learn_photos(recognizer: Recognizer, samples: list[Sample]) -> SetProfile:
 
 
 def learn_one_each(recognizer: Recognizer, samples: list[Sample], shots: int) -> tuple[SetProfile, set[int]]:
-    """A profile from the first `shots` tiles of each code met in `samples` (a player laying out the set
-    once per shot), and the indices of the scenes it drew from."""
+    """A profile from the first `shots` tiles of each face met in `samples` (a player laying out the set
+    face up once per shot; no face-down tiles), and the indices of the scenes it drew from."""
     profile = recognizer.new_profile("evaluation")
     count: dict[str, int] = defaultdict(int)
     used: set[int] = set()
@@ -58,7 +59,7 @@ def learn_one_each(recognizer: Recognizer, samples: list[Sample], shots: int) ->
         take = []
         for i, label in enumerate(sample.labels):
             code = LABELS[int(label)]
-            if count[code] < shots:
+            if code != BACK and count[code] < shots:
                 count[code] += 1
                 take.append(i)
         if take:
@@ -66,7 +67,7 @@ def learn_one_each(recognizer: Recognizer, samples: list[Sample], shots: int) ->
             image = load_image(sample.image)
             boxes = sample.boxes[take]
             profile = recognizer.learn(profile, image, boxes, [LABELS[int(sample.labels[i])] for i in take])
-        if len(count) == len(LABELS) - 1 and min(count.values()) >= shots:
+        if len(count) == len(LABELS) - 1 and min(count.values()) >= shots:  # every face but "back"
             break
     return profile, used
 

@@ -219,23 +219,21 @@ class TileClassifier:
 
     def looks(
         self, rgb: np.ndarray, xyxy: np.ndarray, labels: np.ndarray, turns: TurnMode, square_band: float
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(n, width) feature vectors and (n, columns) probabilities of the boxes, each from the view
-        (way up) in which the classifier finds its known label `labels[i]` likeliest: the named tiles a
-        set profile learns from."""
+    ) -> np.ndarray:
+        """(n, width) feature vectors of the boxes, each from the view (way up) in which the classifier
+        finds its known label `labels[i]` likeliest: how the named tiles a set profile learns from look."""
         if not self.feature_width:
             raise ProfileError("this classifier.onnx has no features output (datasets.onnx_features adds it)")
         batch, owner = self.batch(rgb, xyxy, [view_plan(box, turns, square_band) for box in xyxy])
         logits, feats = self.run(batch, (OUTPUTS[0], FEATURES_OUTPUT))
         probs = softmax(logits)
         best = np.full(len(xyxy), -1.0)
-        out_f = np.zeros((len(xyxy), self.feature_width), np.float32)
-        out_p = np.zeros((len(xyxy), self.columns), np.float32)
+        out = np.zeros((len(xyxy), self.feature_width), np.float32)
         for row, tile in enumerate(owner):
             if probs[row, labels[tile]] > best[tile]:
                 best[tile] = probs[row, labels[tile]]
-                out_f[tile], out_p[tile] = feats[row], probs[row]
-        return out_f, out_p
+                out[tile] = feats[row]
+        return out
 
     def probabilities(
         self,

@@ -199,7 +199,12 @@ class Recognizer:
         s = self.settings
         labels = np.array([LABELS.index(c) for c in codes], np.int64)
         xyxy = np.asarray(boxes, np.float32).reshape(-1, 4) * np.float32(image.scale)
-        features, probs = self.classifier.looks(image.rgb, xyxy, labels, s.turns, s.square_band)
+        features = self.classifier.looks(image.rgb, xyxy, labels, s.turns, s.square_band)
+        # the classifier's own reading, as the runtime makes it without knowing the codes: what the
+        # profile weighs its examples against when it chooses how much they count
+        probs = self.classifier.with_profile(None).probabilities(
+            image.rgb, xyxy, s.turns, s.combine, s.square_band, s.flip_below
+        )
         tiles, _ = split_not_a_tile(probs, self.classifier.rejects)
         return profile.learnt(codes, features, tiles)
 

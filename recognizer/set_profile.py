@@ -24,6 +24,7 @@ import numpy as np
 
 from recognizer.errors import ProfileError
 from recognizer.labels import LABELS
+from scoring.tiles import BACK
 
 FORMAT = "mahjong-nts set profile"
 VERSION = 1
@@ -35,6 +36,14 @@ classifier alone). On a tie the later (the classifier's side) wins."""
 FALLBACK_TEMPERATURE: float | None = None
 """Used while a profile has too few examples to check itself: the classifier alone. On the training
 artworks' tune scenes, profiles of one photo or one tile of each code read worse at 0.1 (RESULTS.md)."""
+
+COMPLETE_TEMPERATURE: float | None = 0.15
+"""Used while a profile that holds every tile face (one of each code: a photo of the whole set laid out)
+has too few examples to check itself, when the classifier alone misread at least one of them (a set it
+reads right throughout keeps its reading). Chosen among TEMPERATURES on the training artworks' tune
+scenes, each taught by one rendered photo of its whole set (`datasets.evaluate_layout`): named right
+0.9483 -> 0.9484 at 0.15, 0.9482 at 0.2; without the misread condition every value lost (0.9459-0.9476).
+A partial profile cannot do without checks: the codes it lacks get no likeness (RESULTS.md, session 25)."""
 
 MIN_CHECKS = 8
 """Examples (whose code has another example) needed before a profile chooses its own temperature."""
@@ -69,7 +78,8 @@ def fingerprint(classifier: bytes) -> str:
 
 @dataclass(frozen=True)
 class Example:
-    """One named tile: its code, unit feature vector and the classifier's probabilities over LABELS."""
+    """One named tile: its code, unit feature vector and the classifier's probabilities over LABELS as the
+    runtime reads it, not knowing the code (what leave-one-out weighs the examples against)."""
 
     code: str
     features: np.ndarray
@@ -98,6 +108,23 @@ class SetProfile:
         for e in self.examples:
             count[e.code] = count.get(e.code, 0) + 1
         return sum(n for n in count.values() if n >= 2)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every tile face (each code but "back") has an example."""
+        have = {e.code for e in self.examples}
+        return all(code in have for code in LABELS if code != BACK)
+
+    @property
+    def judged(self) -> bool:
+        """Whether the profile knows if it is needed: it can check itself (`ready`), or it holds the whole
+        set (`complete`) and so can tell whether the classifier misreads it."""
+        return self.ready or self.complete
+
+    @property
+    def misread(self) -> int:
+        """Examples the classifier alone reads as another code: the set is not one it knows."""
+        return sum(LABELS[int(np.argmax(e.probs))] != e.code for e in self.examples)
 
     @property
     def ready(self) -> bool:
@@ -155,15 +182,16 @@ class SetProfile:
     @property
     def temperature(self) -> float | None:
         """How much likeness counts (smaller: more); None: the classifier's reading alone. Chosen by
-        reading the examples whose code has another example, each left out in turn; FALLBACK_TEMPERATURE
-        while fewer than MIN_CHECKS such examples exist."""
+        reading the examples whose code has another example, each left out in turn; while fewer than
+        MIN_CHECKS such examples exist, COMPLETE_TEMPERATURE for a complete profile, else
+        FALLBACK_TEMPERATURE."""
         if "temperature" not in self._cache:
             self._cache["temperature"] = self._choose_temperature()
         return self._cache["temperature"]
 
     def _choose_temperature(self) -> float | None:
         if not self.ready:
-            return FALLBACK_TEMPERATURE
+            return COMPLETE_TEMPERATURE if self.complete and self.misread else FALLBACK_TEMPERATURE
         codes = [e.code for e in self.examples]
         checked = [i for i, c in enumerate(codes) if codes.count(c) >= 2]
         feats = np.stack([self.examples[i].features for i in range(len(codes))])

@@ -67,6 +67,11 @@ def test_named_tiles_teach_the_set(
     assert "12 tiles learnt (3 had been misread)" in out and "read with its examples" in out
     data = json.loads(profile.read_text())
     assert data["name"] == "club" and len(data["examples"]) == 12
+    # each example keeps the classifier's reading as it reads a photo, not knowing the code: the odd
+    # green tiles were read as 1m, and the profile weighs its examples against that misreading
+    labels = json.loads((model_dir / "labels.json").read_text())["labels"]
+    odd = [e for e in data["examples"] if e["code"] == "5m"]
+    assert len(odd) == 3 and all(labels[int(np.argmax(e["probs"]))] == "1m" for e in odd)
 
     after = codes_read(capsys, str(read), "--models", str(model_dir), "--set-profile", str(profile))
     assert after == ["1m", "5m"]
@@ -171,3 +176,19 @@ def test_a_set_the_models_know_reads_as_before(tmp_path: Path, capsys: pytest.Ca
     for name in ("hand5", "hand6"):
         photo = str(ROOT / "samples" / f"{name}.jpg")
         assert codes_read(capsys, photo, "--set-profile", str(profile)) == codes_read(capsys, photo)
+
+
+def test_examples_keep_the_reading_a_photo_gets(
+    model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tile named what it looks like turned over (the classifier reads 2m upright, 4m upside down) keeps
+    the reading the runtime gives it, 2m, not the view that favours the name: the profile's own check
+    must judge the classifier as it reads photos, or it trusts the classifier too much."""
+    one = photo(tmp_path / "one.png", [(0.0, 0.5)])
+    profile = tmp_path / "p.json"
+    assert codes_read(capsys, str(one), "--models", str(model_dir)) == ["2m"]
+    assert main(["learn-set", str(one), "--tiles", "4m", "--set-profile", str(profile),
+                 "--models", str(model_dir)]) == 0  # fmt: skip
+    labels = json.loads((model_dir / "labels.json").read_text())["labels"]
+    (example,) = json.loads(profile.read_text())["examples"]
+    assert example["code"] == "4m" and labels[int(np.argmax(example["probs"]))] == "2m"

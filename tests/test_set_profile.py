@@ -75,6 +75,25 @@ def test_too_few_examples_change_nothing() -> None:
     np.testing.assert_array_equal(profile.adjust(probs, np.stack([look("2m", rng)])), probs)
 
 
+def test_one_tile_of_every_kind_is_enough() -> None:
+    """A photo of the whole set laid out once (every face, no code twice) cannot check itself, yet it
+    reads with its examples when the classifier misread some of them; read right throughout, or one face
+    short, it keeps the classifier's reading."""
+    rng = np.random.default_rng(7)
+    faces = [c for c in LABELS if c != "back"]
+    whole = profile_of([(c, look(c, rng), unsure(c, "1m")) for c in faces])
+    assert whole.complete and whole.checks == 0 and not whole.ready
+    assert whole.temperature == sp.COMPLETE_TEMPERATURE is not None
+    probs = np.stack([unsure("1m", "2m")])
+    read = whole.adjust(probs, np.stack([look("2m", rng)]))
+    assert LABELS[int(read.argmax())] == "2m"
+    known = profile_of([(c, look(c, rng), unsure(c)) for c in faces])  # the classifier read each right
+    assert known.complete and known.misread == 0 and known.temperature is sp.FALLBACK_TEMPERATURE
+    short = profile_of([(c, look(c, rng), unsure(c, "1m")) for c in faces[1:]])
+    assert not short.complete and short.temperature is sp.FALLBACK_TEMPERATURE
+    np.testing.assert_array_equal(short.adjust(probs, np.stack([look("2m", rng)])), probs)
+
+
 def test_codes_without_examples_are_not_pushed_aside() -> None:
     """A tile whose true code the profile has never seen keeps the classifier's reading of it."""
     rng = np.random.default_rng(4)

@@ -51,9 +51,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tile_set": ("Onze stenen leren", "Teach the app our tile set"),
     "tile_set_help": (
         "Leest de app jullie stenen vaak verkeerd? Verbeter de stenen van een foto en laat de app ze "
-        "onthouden. Na twee of drie foto's leest de app deze set beter; andere sets leest hij als eerst.",
-        "Does the app often misread your tiles? Correct a photo's tiles and let the app remember them. After "
-        "two or three photos it reads this set better; other sets it reads as before.",
+        "onthouden. Het snelst: leg van elke soort één steen neer (1-9 tekens, 1-9 kringen, 1-9 bamboe, "
+        "winden, draken, bloemen en seizoenen), fotografeer die, verbeter en onthoud ze. Ook twee of drie "
+        "foto's van handen helpen. Andere sets leest de app daarna als eerst.",
+        "Does the app often misread your tiles? Correct a photo's tiles and let the app remember them. "
+        "Quickest: lay out one tile of every kind (1-9 characters, 1-9 circles, 1-9 bamboos, winds, dragons, "
+        "flowers and seasons), photograph it, correct and remember them. Two or three photos of hands help "
+        "too. Other sets the app reads as before.",
     ),
     "tile_set_empty": ("Nog geen stenen onthouden.", "No tiles remembered yet."),
     "tile_set_status": (
@@ -66,8 +70,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The app reads these tiles as well without them; they are kept for later.",
     ),
     "tile_set_more": (
-        "Onthoud nog een foto of twee: de app gebruikt ze zodra {needed} stenen meer dan eens voorkomen.",
-        "Remember a photo or two more: the app uses them once {needed} tiles appear more than once.",
+        "Onthoud nog een foto of twee: de app gebruikt ze zodra {needed} stenen meer dan eens voorkomen, "
+        "of zodra er van elke soort één steen bij is.",
+        "Remember a photo or two more: the app uses them once {needed} more tiles appear more than once, "
+        "or once every kind of tile is there.",
     ),
     "tile_set_check_first": (
         "Klopt elke steen op de foto? Wat je onthoudt, leert de app.",

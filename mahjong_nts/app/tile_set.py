@@ -93,7 +93,7 @@ class TileSetMemory:
             examples=len(profile.examples),
             codes=len(profile.codes),
             in_use=profile.temperature is not None,
-            ready=profile.ready,
+            ready=profile.judged,
             needed=max(0, self._rec.set_profile.MIN_CHECKS - profile.checks),
         )
 

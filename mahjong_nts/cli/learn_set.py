@@ -17,7 +17,11 @@ from mahjong_nts.messages import one_line
 from mahjong_nts.reading.tiles import grouped_codes
 from scoring.errors import InputError
 from scoring.jsonread import show_path
-from scoring.tiles import BACK, parse_tiles
+from scoring.tiles import BACK, TILE_CODES, parse_tiles
+
+WHOLE_SET = grouped_codes(TILE_CODES)
+"""--tiles for a photo of one tile of every kind laid out in rows, in the order of the tile codes
+("123456789m 123456789p 123456789s 1234567z 1234f 1234y")."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -27,8 +31,11 @@ def add_parser(subparsers: Any) -> None:
         help="teach the recognizer your own tile set from a photo whose tiles you name",
         description=(
             "Read PHOTO, pair the tiles found (in reading order) with the codes of --tiles, and add their "
-            "looks to the set profile FILE. Name the tiles of two or three photos: a profile reads with "
-            "its examples once it holds 8 tiles whose code it has seen twice."
+            "looks to the set profile FILE. Quickest: lay out one tile of every kind in five rows (1-9 "
+            "characters, 1-9 circles, 1-9 bamboos, winds E S W N and dragons white green red, flowers 1-4 "
+            "and seasons 1-4), photograph it and give --tiles "
+            f'"{WHOLE_SET}". A profile reads with its examples once it holds one tile of every kind, or '
+            "8 tiles whose code it has seen twice (two or three named photos of hands)."
         ),
     )
     parser.add_argument("photo", metavar="PHOTO", help="a JPEG, PNG or WebP photo of tiles of the set")
@@ -94,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         seen = grouped_codes(found.codes) or "none"
         given = f"{len(codes)} code{'s' * (len(codes) != 1)}"
         return fail(
-            f"{show_path(args.photo)}: {len(found)} tiles found ({seen}) but {given} given; "
+            f"{show_path(args.photo)}: {len(found)} tile{'s' * (len(found) != 1)} found ({seen}) "
+            f"but {given} given; "
             "name every tile found, in this order"
         )
     try:
@@ -107,12 +115,17 @@ def run(args: argparse.Namespace) -> int:
     known = f", {len(codes) - new} known already" if new < len(codes) else ""
     if learnt.temperature is not None:
         state = "tiles are now read with its examples"
-    elif learnt.ready:
+    elif learnt.judged:
         state = "the recognizer reads these tiles as well without it (kept: more photos may change that)"
     else:
-        state = f"name more tiles: it is used from {MIN_CHECKS} tiles whose code it has seen twice"
+        state = (
+            f"name more tiles: it is used from one tile of every kind, or {MIN_CHECKS} tiles whose code "
+            "it has seen twice"
+        )
+    total, kinds = len(learnt.examples), len(learnt.codes)
     print(
-        f"{show_path(str(args.profile))}: {new} tiles learnt ({misread} had been misread{known}); "
-        f"{len(learnt.examples)} tiles of {len(learnt.codes)} codes in all; {state}"
+        f"{show_path(str(args.profile))}: {new} tile{'s' * (new != 1)} learnt ({misread} had been "
+        f"misread{known}); {total} tile{'s' * (total != 1)} of {kinds} code{'s' * (kinds != 1)} in all; "
+        f"{state}"
     )
     return 0

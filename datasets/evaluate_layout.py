@@ -1,0 +1,116 @@
+"""What one photo of a whole set buys, end to end: for each artwork of a world-scene folder, a photo is
+rendered of one tile of every kind laid out in five rows in the order of the tile codes (as `mahjong-nts
+learn-set PHOTO --tiles "123456789m 123456789p ..."` asks a player to lay them out), read by the
+recognizer, its tiles named in reading order and learnt into a set profile, and then the artwork's scenes
+are read with and without it (the classifier alone on the truth boxes, and with --full the whole pipeline).
+
+A layout photo whose tiles are not all found teaches nothing (the command refuses it: 42 codes for fewer
+tiles); the player takes another, up to --tries photos, and the report says how many it took.
+
+    .venv/bin/python -m datasets.evaluate_layout runs/world_heldout8 --split heldout [--full] [--json out]
+    .venv/bin/python -m datasets.evaluate_layout runs/world_tune8 --split train
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.evaluate import load_recognizer
+from datasets.evaluate_profile import by_artwork, measure
+from datasets.evaluate_world import scene_kinds, write_report
+from datasets.world_scenes import Bank, Scene, face_bank, finish
+from recognizer.imageio import LoadedImage, load_image
+from recognizer.pipeline import Recognizer
+from recognizer.set_profile import SetProfile
+from scoring.tiles import TILE_CODES
+
+ROWS = (TILE_CODES[:9], TILE_CODES[9:18], TILE_CODES[18:27], TILE_CODES[27:34], TILE_CODES[34:])
+"""The layout: characters, circles, bamboos, winds and dragons, flowers and seasons."""
+
+
+def render_layout(bank: Bank, artwork: str, seed: int, size: tuple[int, int] = (1600, 1200)) -> np.ndarray:
+    """RGB photo of one tile of every kind of `artwork`, lying face up in ROWS, seen from above."""
+    rng = np.random.default_rng(seed)
+    s = Scene(size, rng, bank[artwork], bank)
+    tile_w = rng.uniform(0.055, 0.07) * size[0]
+    elevation = rng.uniform(1.15, 1.57)
+    y = rng.uniform(0.04, 0.08) * size[1]
+    for row in ROWS:
+        x, height = rng.uniform(0.03, 0.1) * size[0], tile_w * 1.4
+        for code in row:
+            box = s.tile(code, tile_w, x, y, "lying", elevation, rng.normal(0, 2))
+            if box is not None:
+                height = max(height, box[3] - box[1])
+            x += ((box[2] - box[0]) if box else tile_w) + rng.uniform(0.03, 0.12) * tile_w
+        y += height + rng.uniform(0.15, 0.35) * tile_w
+    img, _ = finish(np.clip(s.canvas, 0, 255), s.boxes, rng, 0.03)
+    return img
+
+
+def as_photo(rgb: np.ndarray) -> LoadedImage:
+    """The rendered photo as the command would load it (PNG bytes through load_image)."""
+    ok, png = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    assert ok
+    return load_image(png.tobytes())
+
+
+def learn_layout(recognizer: Recognizer, photo: LoadedImage) -> tuple[SetProfile | None, dict[str, Any]]:
+    """The profile learnt from a layout photo as `learn-set` learns it (None when not every tile is found),
+    and how the photo read: tiles found, and read right without a profile."""
+    found = recognizer.recognize(photo)
+    info: dict[str, Any] = {"found": len(found)}
+    if len(found) != len(TILE_CODES):
+        return None, info
+    info["layout_read_right"] = sum(a == b for a, b in zip(found.codes, TILE_CODES, strict=True))
+    profile = recognizer.learn(recognizer.new_profile("layout"), photo, found.xyxy, list(TILE_CODES))
+    return profile, info
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path, help="a datasets.world_scenes folder (with kinds.json)")
+    ap.add_argument("--split", choices=("train", "heldout"), required=True, help="the folder's face split")
+    ap.add_argument("--seed", type=int, default=7, help="seed of the layout photos")
+    ap.add_argument("--tries", type=int, default=3, help="layout photos taken until one is read whole")
+    ap.add_argument("--test", type=int, default=60, help="scenes read per artwork")
+    ap.add_argument("--full", action="store_true", help="also the whole pipeline's F1 (slower)")
+    ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    args = ap.parse_args(argv)
+    kinds = scene_kinds(args.folder, "evaluate_layout")
+    recognizer = load_recognizer("evaluate_layout", args.models, args.threads)
+    if kinds is None or recognizer is None:
+        return 2
+    bank = face_bank(args.split)
+    out: dict[str, Any] = {}
+    for k, (artwork, samples) in enumerate(sorted(by_artwork(args.folder, kinds).items())):
+        if artwork not in bank:
+            print(f"{artwork}: not in the {args.split} faces, skipped", file=sys.stderr)
+            continue
+        for attempt in range(args.tries):
+            seed = args.seed + 100 * attempt + k
+            profile, info = learn_layout(recognizer, as_photo(render_layout(bank, artwork, seed)))
+            info = {"photos_taken": attempt + 1, **info}
+            if profile is not None:
+                break
+        if profile is not None:
+            info.update(measure(recognizer, profile, samples[: args.test], args.full))
+        out[artwork] = info
+        print(f"{artwork:20s} " + ", ".join(f"{key} {v}" for key, v in info.items()), flush=True)
+    for key in ("named_without", "named_with", "f1_without", "f1_with"):
+        values = [v[key] for v in out.values() if key in v]
+        if values:
+            print(f"mean over {len(values)} artworks learnt: {key} {np.mean(values):.4f}")
+    write_report(args.json, args.folder, args.models, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
