@@ -24,7 +24,7 @@ import numpy as np
 from datasets.evaluate import load_recognizer
 from datasets.evaluate_profile import by_artwork, measure
 from datasets.evaluate_world import scene_kinds, write_report
-from datasets.world_scenes import Bank, Scene, face_bank, finish
+from datasets.world_scenes import Bank, Box, Scene, face_bank, finish
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer
 from recognizer.set_profile import SetProfile
@@ -34,8 +34,11 @@ ROWS = (TILE_CODES[:9], TILE_CODES[9:18], TILE_CODES[18:27], TILE_CODES[27:34], 
 """The layout: characters, circles, bamboos, winds and dragons, flowers and seasons."""
 
 
-def render_layout(bank: Bank, artwork: str, seed: int, size: tuple[int, int] = (1600, 1200)) -> np.ndarray:
-    """RGB photo of one tile of every kind of `artwork`, lying face up in ROWS, seen from above."""
+def render_layout(
+    bank: Bank, artwork: str, seed: int, size: tuple[int, int] = (1600, 1200)
+) -> tuple[np.ndarray, list[Box]]:
+    """RGB photo of one tile of every kind of `artwork`, lying face up in ROWS, seen from above, and the
+    tiles' boxes (label, x0, y0, x1, y1) in the order laid."""
     rng = np.random.default_rng(seed)
     s = Scene(size, rng, bank[artwork], bank)
     tile_w = rng.uniform(0.055, 0.07) * size[0]
@@ -49,8 +52,7 @@ def render_layout(bank: Bank, artwork: str, seed: int, size: tuple[int, int] = (
                 height = max(height, box[3] - box[1])
             x += ((box[2] - box[0]) if box else tile_w) + rng.uniform(0.03, 0.12) * tile_w
         y += height + rng.uniform(0.15, 0.35) * tile_w
-    img, _ = finish(np.clip(s.canvas, 0, 255), s.boxes, rng, 0.03)
-    return img
+    return finish(np.clip(s.canvas, 0, 255), s.boxes, rng, 0.03)
 
 
 def as_photo(rgb: np.ndarray) -> LoadedImage:
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for attempt in range(args.tries):
             seed = args.seed + 100 * attempt + k
-            profile, info = learn_layout(recognizer, as_photo(render_layout(bank, artwork, seed)))
+            profile, info = learn_layout(recognizer, as_photo(render_layout(bank, artwork, seed)[0]))
             info = {"photos_taken": attempt + 1, **info}
             if profile is not None:
                 break

@@ -176,3 +176,21 @@ def test_a_bank_without_some_artworks_says_which_are_left_out(
     bank = world_scenes.face_bank("train")
     assert list(bank) == ["one-installed"]
     assert "left out: one-missing\n" in capsys.readouterr().err
+
+
+def test_a_whole_set_is_laid_out_in_code_order() -> None:
+    """datasets.evaluate_layout's photo: the 42 faces once each, in five rows read in the order of the
+    tile codes, as `learn-set --tiles "123456789m ..."` pairs them."""
+    from datasets.evaluate_layout import ROWS, render_layout
+
+    img, boxes = render_layout(drawn_bank(), "bars", seed=5, size=(1600, 1200))
+    assert img.shape == (1200, 1600, 3) and len(boxes) == 42
+    rows: list[list[tuple[float, str]]] = []
+    row_y = -1e9
+    for label, x0, y0, _x1, y1 in sorted(boxes, key=lambda b: b[2] + b[4]):
+        centre = (y0 + y1) / 2
+        if centre > row_y + (y1 - y0) / 2:  # below the row so far: a new row
+            rows.append([])
+            row_y = centre
+        rows[-1].append((x0, LABELS[label]))
+    assert [[code for _, code in sorted(row)] for row in rows] == [list(r) for r in ROWS]
