@@ -80,7 +80,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Is every tile on the photo right? What you remember is what the app learns.",
     ),
     "tile_set_learn": ("Onthoud de stenen van deze foto", "Remember this photo's tiles"),
-    "tile_set_learnt": ("{count} stenen onthouden.", "{count} tiles remembered."),
+    "tile_set_learnt": ("Stenen onthouden: {count}.", "Tiles remembered: {count}."),
     "tile_set_known": ("Deze stenen kende de app al.", "The app knew these tiles already."),
     "tile_set_nothing": (
         "Op deze foto zijn geen stenen gelezen om te onthouden.",
