@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from datasets.evaluate import load_recognizer
-from datasets.evaluate_profile import by_artwork, measure
+from datasets.evaluate_profile import add_reading_options, by_artwork, measure
 from datasets.evaluate_world import scene_kinds, write_report
 from datasets.world_scenes import Bank, Box, Scene, face_bank, finish
 from recognizer.imageio import LoadedImage, load_image
@@ -80,11 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=("train", "heldout"), required=True, help="the folder's face split")
     ap.add_argument("--seed", type=int, default=7, help="seed of the layout photos")
     ap.add_argument("--tries", type=int, default=3, help="layout photos taken until one is read whole")
-    ap.add_argument("--test", type=int, default=60, help="scenes read per artwork")
-    ap.add_argument("--full", action="store_true", help="also the whole pipeline's F1 (slower)")
-    ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_reading_options(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_layout")
     recognizer = load_recognizer("evaluate_layout", args.models, args.threads)

@@ -106,16 +106,23 @@ def measure(recognizer: Recognizer, profile: SetProfile, rest: list[Sample], ful
     return out
 
 
+def add_reading_options(ap: argparse.ArgumentParser) -> None:
+    """The options of a profile evaluation that say what is read and where the numbers go."""
+    ap.add_argument(
+        "--test", type=int, default=60, help="scenes read per artwork (none a profile learnt from)"
+    )
+    ap.add_argument("--full", action="store_true", help="also the whole pipeline's F1 (slower)")
+    ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--json", type=Path, help="write the numbers to this file")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path, help="a datasets.world_scenes folder (with kinds.json)")
     ap.add_argument("--photos", type=int, nargs="*", default=[], help="profiles from the first N scenes")
     ap.add_argument("--one-each", type=int, nargs="*", default=[], help="profiles of N tiles of each code")
-    ap.add_argument("--test", type=int, default=60, help="scenes read per artwork (after the profile's)")
-    ap.add_argument("--full", action="store_true", help="also the whole pipeline's F1 (slower)")
-    ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_reading_options(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_profile")
     recognizer = load_recognizer("evaluate_profile", args.models, args.threads)

@@ -150,3 +150,12 @@ def draw_tile(rgb: np.ndarray, box: tuple[int, int, int, int], g_top: float = 1.
     mid = (y0 + y1) // 2
     rgb[y0:mid, x0:x1] = (255, round(255 * g_top), 0)
     rgb[mid:y1, x0:x1] = (255, round(255 * g_bottom), 0)
+
+
+def tile_grid(tiles: list[tuple[float, float]]) -> np.ndarray:
+    """A 256x240 RGB photo of fake tiles (green top, green bottom), four to a row."""
+    rgb = np.zeros((240, 256, 3), np.uint8)
+    for i, (top, bottom) in enumerate(tiles):
+        x, y = 16 + 60 * (i % 4), 8 + 80 * (i // 4)
+        draw_tile(rgb, (x, y, x + 40, y + 56), top, bottom)
+    return rgb

@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 import streamlit as st
-from fake_models import draw_tile, write_fake_models
+from fake_models import tile_grid, write_fake_models
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 from test_cli_learn_set import LEARN, ODD
@@ -28,12 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def png(tiles: list[tuple[float, float]]) -> bytes:
     """A fake photo of tiles (green top, green bottom), four to a row."""
-    rgb = np.zeros((240, 256, 3), np.uint8)
-    for i, (top, bottom) in enumerate(tiles):
-        x, y = 16 + 60 * (i % 4), 8 + 80 * (i // 4)
-        draw_tile(rgb, (x, y, x + 40, y + 56), top, bottom)
     out = io.BytesIO()
-    Image.fromarray(rgb).save(out, format="PNG")
+    Image.fromarray(tile_grid(tiles)).save(out, format="PNG")
     return out.getvalue()
 
 

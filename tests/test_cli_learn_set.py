@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fake_models import draw_tile, write_fake_models
+from fake_models import tile_grid, write_fake_models
 from PIL import Image
 
 from datasets.onnx_features import add_features
@@ -29,11 +29,7 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def photo(path: Path, tiles: list[tuple[float, float]]) -> Path:
     """A fake photo of tiles (green top, green bottom), four to a row, saved as PNG."""
-    rgb = np.zeros((240, 256, 3), np.uint8)
-    for i, (top, bottom) in enumerate(tiles):
-        x, y = 16 + 60 * (i % 4), 8 + 80 * (i // 4)
-        draw_tile(rgb, (x, y, x + 40, y + 56), top, bottom)
-    Image.fromarray(rgb).save(path)
+    Image.fromarray(tile_grid(tiles)).save(path)
     return path
 
 
