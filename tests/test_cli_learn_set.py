@@ -111,6 +111,22 @@ def test_bad_tiles_write_nothing(
     assert not profile.exists()
 
 
+def test_a_short_row_is_named(model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A layout photo in which fewer tiles are found than named says which row came out short, so the
+    player knows where to look before taking the photo again."""
+    seven = photo(tmp_path / "rows.png", [(0.0, 0.0)] * 4 + [(1.0, 1.0)] * 3)
+    profile = tmp_path / "p.json"
+    args = ["--set-profile", str(profile), "--models", str(model_dir)]
+    assert main(["learn-set", str(seven), "--tiles", "1111m 9999m", *args]) == 2
+    err = capsys.readouterr().err
+    assert "7 tiles found (1111999m) but 8 codes given; rows found: 4, 3 tiles" in err
+    assert "(row 2 has 3 found for 4 named)" in err
+    assert main(["learn-set", str(seven), "--tiles", "11119999m", *args]) == 2
+    err = capsys.readouterr().err
+    assert "rows found: 4, 3 tiles;" in err and "row 2" not in err
+    assert not profile.exists()
+
+
 def test_bad_photo_and_profile(model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = tmp_path / "notes.jpg"
     text.write_text("123m")

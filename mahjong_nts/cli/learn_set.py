@@ -69,6 +69,27 @@ def codes_of(text: str) -> list[str]:
     return codes
 
 
+def group_sizes(text: str) -> list[int]:
+    """How many codes each word of --tiles names (a row of the layout, when the player wrote it so)."""
+    return [len(codes_of(word)) for word in text.replace(",", " ").split()]
+
+
+def short_rows(found_rows: list[int], named: list[int]) -> str:
+    """Where the tiles found and the tiles named part ways, row by row: the rows found (top to bottom) and,
+    when --tiles names as many groups as rows were found, which rows differ. Empty for a single row."""
+    if len(found_rows) < 2:
+        return ""
+    text = f"; rows found: {', '.join(map(str, found_rows))} tiles"
+    if len(named) != len(found_rows):
+        return text
+    odd = [
+        f"row {k} has {f} found for {n} named"
+        for k, (f, n) in enumerate(zip(found_rows, named, strict=True), start=1)
+        if f != n
+    ]
+    return text + (f" ({'; '.join(odd)})" if odd else "")
+
+
 def run(args: argparse.Namespace) -> int:
     """Learn the photo's tiles into the profile; exit 2 on bad input (nothing written), 1 when the photo
     cannot be read."""
@@ -100,10 +121,12 @@ def run(args: argparse.Namespace) -> int:
     if len(found) != len(codes):
         seen = grouped_codes(found.codes) or "none"
         given = f"{len(codes)} code{'s' * (len(codes) != 1)}"
+        rows = [int((found.row == k).sum()) for k in range(int(found.row.max()) + 1)] if len(found) else []
         return fail(
             f"{show_path(args.photo)}: {len(found)} tile{'s' * (len(found) != 1)} found ({seen}) "
-            f"but {given} given; "
-            "name every tile found, in this order"
+            f"but {given} given{short_rows(rows, group_sizes(args.tiles))}; "
+            "name every tile found, in this order, or take the photo again with the tiles a little apart "
+            "and evenly lit"
         )
     try:
         learnt = recognizer.learn(profile, image, found.xyxy, codes)
