@@ -77,13 +77,23 @@ def test_too_few_examples_change_nothing() -> None:
 
 def test_one_tile_of_every_kind_is_enough() -> None:
     """A photo of the whole set laid out once (every face, no code twice) cannot check itself, yet it
-    reads with its examples when the classifier misread some of them; read right throughout, or one face
-    short, it keeps the classifier's reading."""
+    reads with its examples when the classifier misread some of them, and leans on them harder when it
+    misread a sixth or more; read right throughout, or one face short, it keeps the classifier's reading."""
     rng = np.random.default_rng(7)
     faces = [c for c in LABELS if c != "back"]
-    whole = profile_of([(c, look(c, rng), unsure(c, "1m")) for c in faces])
-    assert whole.complete and whole.checks == 0 and not whole.ready
-    assert whole.temperature == sp.COMPLETE_TEMPERATURE is not None
+    whole = profile_of([(c, look(c, rng), unsure(c, "1m")) for c in faces])  # every face but 1m misread
+    assert whole.complete and whole.checks == 0 and not whole.ready and whole.misread == len(faces) - 1
+    assert whole.temperature == sp.UNFAMILIAR_TEMPERATURE is not None
+    few = 6  # under a sixth of the 42 faces
+    some = profile_of(
+        [(c, look(c, rng), unsure(c, "1m") if k <= few else unsure(c)) for k, c in enumerate(faces)]
+    )
+    assert some.misread == few and some.temperature == sp.COMPLETE_TEMPERATURE is not None
+    seven = profile_of(
+        [(c, look(c, rng), unsure(c, "1m") if k <= few + 1 else unsure(c)) for k, c in enumerate(faces)]
+    )
+    assert seven.misread == few + 1 and seven.temperature == sp.UNFAMILIAR_TEMPERATURE
+    assert sp.UNFAMILIAR_TEMPERATURE < sp.COMPLETE_TEMPERATURE
     probs = np.stack([unsure("1m", "2m")])
     read = whole.adjust(probs, np.stack([look("2m", rng)]))
     assert LABELS[int(read.argmax())] == "2m"
