@@ -20,7 +20,9 @@ import recognizer
 import recognizer.pipeline as pipeline
 from datasets.onnx_features import add_features
 from mahjong_nts.app.deps import real_photo_reader
-from mahjong_nts.app.tile_set import TileSetError, TileSetMemory
+from mahjong_nts.app.tile_set import TileSetError, TileSetMemory, row_counts, whole_set
+from mahjong_nts.reading.tiles import TileRead
+from scoring.tiles import TILE_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,3 +102,50 @@ def test_the_panel_remembers_and_forgets(models: Path, tmp_path: Path) -> None:
     at.button(key="tile_set_forget").click().run()
     assert any("Set vergeten" in i.value for i in at.info)
     assert (tmp_path / "tile_set.json.bak").is_file() and not (tmp_path / "tile_set.json").exists()
+
+
+def laid_out(count: int) -> list[TileRead]:
+    """`count` tiles read in rows of 9, 9, 9, 7 and 8 (the whole set's layout), each with a box on the
+    12-tile fake photo (where the box falls does not matter here: each is a crop to remember)."""
+    sizes, tiles = (9, 9, 9, 7, 8), list[TileRead]()
+    for row, size in enumerate(sizes):
+        for _ in range(size):
+            i = len(tiles)
+            x, y = 4 + 5 * (i % 40), 4 + 40 * row
+            tiles.append(TileRead("1m", 0.5, (x, y, x + 40.0, y + 56.0), (), row, read_as="1m"))
+    return tiles[:count]
+
+
+def test_a_photo_of_the_whole_set_is_named_in_order(models: Path, tmp_path: Path) -> None:
+    """42 tiles read in reading order are named 1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..4f, 1y..4y, and
+    remembered as a complete set; one tile short, nothing is named and the rows say where."""
+    whole = whole_set(laid_out(42))
+    assert whole is not None and [t.code for t in whole] == list(TILE_CODES)
+    assert whole[9].code == "1p" and whole[9].row == 1 and whole[-1].code == "4y"
+    assert whole_set(laid_out(41)) is None
+    assert row_counts(laid_out(41)) == [9, 9, 9, 7, 7]
+    no_box = [replace(t, box=None) if i == 3 else t for i, t in enumerate(laid_out(42))]
+    assert whole_set(no_box) is None
+
+    memory = TileSetMemory(tmp_path / "tile_set.json", recognizer)
+    assert memory.learn(png(LEARN), whole) == 42
+    status = memory.status()
+    assert (status.examples, status.codes, status.ready) == (42, 42, True)
+
+
+def test_the_panel_offers_the_whole_set(
+    models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panel's one-click button for a layout photo remembers the tiles it names; shown here on the
+    12-tile fake photo by naming its tiles as read."""
+    import mahjong_nts.app.tile_set_panel as panel
+
+    monkeypatch.setattr(panel, "whole_set", lambda tiles: list(tiles))
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
+    at.run()
+    at.file_uploader(key="photo_upload-0").set_value(("set.png", png(LEARN), "image/png")).run()
+    assert not at.exception
+    assert any("hele set, één steen van elke soort" in c.value for c in at.caption)
+    at.button(key="hand-tile-set-whole").click().run()
+    assert not at.exception
+    assert any("Stenen onthouden: 12." in s.value for s in at.success)

@@ -80,6 +80,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Is every tile on the photo right? What you remember is what the app learns.",
     ),
     "tile_set_learn": ("Onthoud de stenen van deze foto", "Remember this photo's tiles"),
+    "tile_set_whole_help": (
+        "Ligt hier de hele set, één steen van elke soort, in vijf rijen op volgorde? 1-9 tekens; 1-9 "
+        "kringen; 1-9 bamboe; Oost, Zuid, West, Noord, witte, groene, rode draak; bloemen 1-4 en "
+        "seizoenen 1-4. Dan hoef je niets te verbeteren.",
+        "Is this the whole set, one tile of every kind, in five rows in order? 1-9 characters; 1-9 "
+        "circles; 1-9 bamboos; East, South, West, North, white, green, red dragon; flowers 1-4 and "
+        "seasons 1-4. Then there is nothing to correct.",
+    ),
+    "tile_set_whole": (
+        "Dit is de hele set op volgorde: onthoud alle 42",
+        "This is the whole set in order: remember all 42",
+    ),
+    "tile_set_whole_short": (
+        "Voor de hele set in één keer moeten alle 42 stenen gevonden zijn; nu {found} (per rij: {rows}). "
+        "Fotografeer opnieuw, met wat ruimte tussen de stenen en gelijkmatig licht.",
+        "To learn the whole set at once all 42 tiles must be found; now {found} (per row: {rows}). "
+        "Take the photo again, with the tiles a little apart and evenly lit.",
+    ),
     "tile_set_learnt": ("Stenen onthouden: {count}.", "Tiles remembered: {count}."),
     "tile_set_known": ("Deze stenen kende de app al.", "The app knew these tiles already."),
     "tile_set_nothing": (

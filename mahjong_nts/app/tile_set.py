@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from mahjong_nts.messages import one_line
 from mahjong_nts.reading.tiles import TileRead, is_bonus
+from scoring.tiles import TILE_CODES
 
 PROFILE_NAME = "tile_set.json"
 """The file, in the scoreboard's folder."""
@@ -64,6 +65,21 @@ def tiles_to_learn(
     kept_bonus = set(bonus)
     read_bonus = [t for t in reading_tiles if is_bonus(t.code) and t.code in kept_bonus and t.box is not None]
     return [*(t for t in tiles if t.box is not None), *read_bonus]
+
+
+def whole_set(reading_tiles: Sequence[TileRead]) -> list[TileRead] | None:
+    """The photo's tiles named as one tile of every kind laid out in the order of the tile codes (rows of
+    1-9 characters, circles and bamboos, winds and dragons, flowers and seasons), as `learn-set --tiles
+    "123456789m ..."` names them; None unless exactly that many tiles, each with a box, were read."""
+    if len(reading_tiles) != len(TILE_CODES) or any(t.box is None for t in reading_tiles):
+        return None
+    return [replace(t, code=code) for t, code in zip(reading_tiles, TILE_CODES, strict=True)]
+
+
+def row_counts(reading_tiles: Sequence[TileRead]) -> list[int]:
+    """Tiles read in each row of the photo, top to bottom (rows the reading numbered)."""
+    rows = [t.row or 0 for t in reading_tiles]
+    return [rows.count(k) for k in range(max(rows) + 1)] if rows else []
 
 
 class TileSetMemory:

@@ -9,10 +9,20 @@ from collections.abc import Sequence
 import streamlit as st
 
 from mahjong_nts.app.i18n import t
-from mahjong_nts.app.tile_set import BACKUP_SUFFIX, TileSetError, TileSetMemory, tiles_to_learn
+from mahjong_nts.app.tile_set import (
+    BACKUP_SUFFIX,
+    TileSetError,
+    TileSetMemory,
+    row_counts,
+    tiles_to_learn,
+    whole_set,
+)
 from mahjong_nts.reading.tiles import TileRead
 
 UPLOADS = "tile_set_uploads"  # session key: uploads handled, so the uploader starts empty again
+NEAR_WHOLE = (30, 54)
+"""Tiles read on a photo that is likely the whole set laid out but not read whole: the panel then says
+how many were found in each row, so the player knows what to retake."""
 
 
 def _flash(kind: str, key: str, **params: object) -> None:
@@ -88,6 +98,18 @@ def tile_set_panel(
         if memory.load_error:
             st.warning(t(lang, memory.load_error, message=""))
         st.write(" ".join(status_lines(memory, lang)))
+        whole = whole_set(reading_tiles) if photo is not None else None
+        if photo is not None and whole is not None:
+            st.caption(t(lang, "tile_set_whole_help"))
+            st.button(
+                t(lang, "tile_set_whole"),
+                key=f"{prefix}-tile-set-whole",
+                on_click=_learn,
+                args=(memory, photo, whole),
+            )
+        elif photo is not None and NEAR_WHOLE[0] <= len(reading_tiles) <= NEAR_WHOLE[1]:
+            rows = ", ".join(map(str, row_counts(reading_tiles)))
+            st.caption(t(lang, "tile_set_whole_short", found=len(reading_tiles), rows=rows))
         learnable = tiles_to_learn(reading_tiles, tiles, bonus)
         if photo is not None and learnable:
             st.caption(t(lang, "tile_set_check_first"))
