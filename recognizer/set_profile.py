@@ -138,6 +138,12 @@ class SetProfile:
         return sum(LABELS[int(np.argmax(e.probs))] != e.code for e in self.examples)
 
     @property
+    def unfamiliar(self) -> bool:
+        """Whether the classifier alone misread at least UNFAMILIAR_SHARE of the examples: a set it does
+        not know, whose examples should count for more than its reading."""
+        return bool(self.examples) and self.misread >= UNFAMILIAR_SHARE * len(self.examples)
+
+    @property
     def ready(self) -> bool:
         """Whether the profile has enough examples to choose its temperature (MIN_CHECKS)."""
         return self.checks >= MIN_CHECKS
@@ -205,8 +211,7 @@ class SetProfile:
         if not self.ready:
             if not self.complete or not self.misread:
                 return FALLBACK_TEMPERATURE
-            unfamiliar = self.misread >= UNFAMILIAR_SHARE * len(self.examples)
-            return UNFAMILIAR_TEMPERATURE if unfamiliar else COMPLETE_TEMPERATURE
+            return UNFAMILIAR_TEMPERATURE if self.unfamiliar else COMPLETE_TEMPERATURE
         codes = [e.code for e in self.examples]
         checked = [i for i, c in enumerate(codes) if codes.count(c) >= 2]
         feats = np.stack([self.examples[i].features for i in range(len(codes))])

@@ -204,3 +204,28 @@ def test_examples_keep_the_reading_a_photo_gets(
     labels = json.loads((model_dir / "labels.json").read_text())["labels"]
     (example,) = json.loads(profile.read_text())["examples"]
     assert example["code"] == "4m" and labels[int(np.argmax(example["probs"]))] == "2m"
+
+
+def test_a_set_the_classifier_does_not_know_is_told_so(
+    model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A profile that the last named tile makes complete, most of whose tiles the classifier misread,
+    reads with its examples at once, and the message says why."""
+    from recognizer.labels import LABELS
+    from recognizer.pipeline import Recognizer
+    from recognizer.set_profile import write_profile
+
+    recognizer = Recognizer(model_dir)
+    faces = [c for c in LABELS if c != "back"][:-1]  # every face but the last (4y)
+    rng = np.random.default_rng(5)
+    features = rng.normal(size=(len(faces), recognizer.classifier.feature_width)).astype(np.float32)
+    probs = np.full((len(faces), len(LABELS)), 0.01, np.float32)
+    probs[:, LABELS.index("1m")] = 1.0  # the classifier read every one of them as 1m
+    profile = tmp_path / "p.json"
+    write_profile(recognizer.new_profile("club").learnt(faces, features, probs), profile)
+    one = photo(tmp_path / "one.png", [(0.0, 0.0)])
+    assert main(["learn-set", str(one), "--tiles", "4y", "--set-profile", str(profile),
+                 "--models", str(model_dir)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "42 tiles of 42 codes in all" in out
+    assert "which count most: the recognizer alone misread 41 of its 42 tiles, a set it does not know" in out

@@ -83,16 +83,21 @@ def test_one_tile_of_every_kind_is_enough() -> None:
     faces = [c for c in LABELS if c != "back"]
     whole = profile_of([(c, look(c, rng), unsure(c, "1m")) for c in faces])  # every face but 1m misread
     assert whole.complete and whole.checks == 0 and not whole.ready and whole.misread == len(faces) - 1
-    assert whole.temperature == sp.UNFAMILIAR_TEMPERATURE is not None
+    assert whole.unfamiliar and whole.temperature == sp.UNFAMILIAR_TEMPERATURE is not None
     few = 6  # under a sixth of the 42 faces
     some = profile_of(
         [(c, look(c, rng), unsure(c, "1m") if k <= few else unsure(c)) for k, c in enumerate(faces)]
     )
-    assert some.misread == few and some.temperature == sp.COMPLETE_TEMPERATURE is not None
+    assert (
+        some.misread == few
+        and not some.unfamiliar
+        and some.temperature == sp.COMPLETE_TEMPERATURE is not None
+    )
     seven = profile_of(
         [(c, look(c, rng), unsure(c, "1m") if k <= few + 1 else unsure(c)) for k, c in enumerate(faces)]
     )
-    assert seven.misread == few + 1 and seven.temperature == sp.UNFAMILIAR_TEMPERATURE
+    assert seven.misread == few + 1 and seven.unfamiliar and seven.temperature == sp.UNFAMILIAR_TEMPERATURE
+    assert not SetProfile("empty", "abc").unfamiliar
     assert sp.UNFAMILIAR_TEMPERATURE < sp.COMPLETE_TEMPERATURE
     probs = np.stack([unsure("1m", "2m")])
     read = whole.adjust(probs, np.stack([look("2m", rng)]))

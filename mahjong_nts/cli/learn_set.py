@@ -135,8 +135,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     misread = sum(a != b for a, b in zip(found.codes, codes, strict=True))
     new = profile.added_in(learnt)
+    total, kinds = len(learnt.examples), len(learnt.codes)
     known = f", {len(codes) - new} known already" if new < len(codes) else ""
-    if learnt.temperature is not None:
+    if learnt.temperature is not None and learnt.unfamiliar and not learnt.ready:
+        state = (
+            f"tiles are now read with its examples, which count most: the recognizer alone misread "
+            f"{learnt.misread} of its {total} tiles, a set it does not know"
+        )
+    elif learnt.temperature is not None:
         state = "tiles are now read with its examples"
     elif learnt.judged:
         state = "the recognizer reads these tiles as well without it (kept: more photos may change that)"
@@ -145,7 +151,6 @@ def run(args: argparse.Namespace) -> int:
             f"name more tiles: it is used from one tile of every kind, or {MIN_CHECKS} tiles whose code "
             "it has seen twice"
         )
-    total, kinds = len(learnt.examples), len(learnt.codes)
     print(
         f"{show_path(str(args.profile))}: {new} tile{'s' * (new != 1)} learnt ({misread} had been "
         f"misread{known}); {total} tile{'s' * (total != 1)} of {kinds} code{'s' * (kinds != 1)} in all; "
