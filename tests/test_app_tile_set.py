@@ -87,12 +87,18 @@ def test_bad_set_files_are_named_and_kept(models: Path, tmp_path: Path) -> None:
     assert mismatch.value.key == "tile_set_other_model"
 
 
-def test_the_panel_remembers_and_forgets(models: Path, tmp_path: Path) -> None:
+def app_with_photo(tiles: list[tuple[float, float]]) -> AppTest:
+    """The app run with a fake photo of `tiles` uploaded."""
     at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
     at.run()
     assert not at.exception
-    at.file_uploader(key="photo_upload-0").set_value(("set.png", png(LEARN), "image/png")).run()
+    at.file_uploader(key="photo_upload-0").set_value(("set.png", png(tiles), "image/png")).run()
     assert not at.exception
+    return at
+
+
+def test_the_panel_remembers_and_forgets(models: Path, tmp_path: Path) -> None:
+    at = app_with_photo(LEARN)
     assert any("Nog geen stenen onthouden" in m.value for m in at.markdown)
     at.button(key="hand-tile-set-learn").click().run()
     assert not at.exception
@@ -141,10 +147,7 @@ def test_the_panel_offers_the_whole_set(
     import mahjong_nts.app.tile_set_panel as panel
 
     monkeypatch.setattr(panel, "whole_set", lambda tiles: list(tiles))
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
-    at.run()
-    at.file_uploader(key="photo_upload-0").set_value(("set.png", png(LEARN), "image/png")).run()
-    assert not at.exception
+    at = app_with_photo(LEARN)
     assert any("hele set, één steen van elke soort" in c.value for c in at.caption)
     at.button(key="hand-tile-set-whole").click().run()
     assert not at.exception
