@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ import numpy as np
 from datasets.evaluate import load_recognizer
 from datasets.evaluate_profile import add_reading_options, by_artwork, measure
 from datasets.evaluate_world import scene_kinds, write_report
+from datasets.tile_bodies import TileStyle
 from datasets.world_scenes import Bank, Box, Scene, face_bank, finish
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer
@@ -35,16 +37,25 @@ ROWS = (TILE_CODES[:9], TILE_CODES[9:18], TILE_CODES[18:27], TILE_CODES[27:34], 
 
 
 def render_layout(
-    bank: Bank, artwork: str, seed: int, size: tuple[int, int] = (1600, 1200)
+    bank: Bank,
+    artwork: str,
+    seed: int,
+    size: tuple[int, int] = (1600, 1200),
+    style: TileStyle | None = None,
+    rows: tuple[tuple[str, ...], ...] = ROWS,
+    blank_white: bool = False,
 ) -> tuple[np.ndarray, list[Box]]:
-    """RGB photo of one tile of every kind of `artwork`, lying face up in ROWS, seen from above, and the
-    tiles' boxes (label, x0, y0, x1, y1) in the order laid."""
+    """RGB photo of one tile of every kind of `artwork`, lying face up in `rows`, seen from above, and the
+    tiles' boxes (label, x0, y0, x1, y1) in the order laid; `style`: the set's tile body (default: drawn),
+    `blank_white`: its white dragon is a blank face."""
     rng = np.random.default_rng(seed)
-    s = Scene(size, rng, bank[artwork], bank)
+    s = Scene(size, rng, bank[artwork], bank, blank_white=blank_white)
+    if style is not None:
+        s.style = style
     tile_w = rng.uniform(0.055, 0.07) * size[0]
     elevation = rng.uniform(1.15, 1.57)
     y = rng.uniform(0.04, 0.08) * size[1]
-    for row in ROWS:
+    for row in rows:
         x, height = rng.uniform(0.03, 0.1) * size[0], tile_w * 1.4
         for code in row:
             box = s.tile(code, tile_w, x, y, "lying", elevation, rng.normal(0, 2))
@@ -62,15 +73,17 @@ def as_photo(rgb: np.ndarray) -> LoadedImage:
     return load_image(png.tobytes())
 
 
-def learn_layout(recognizer: Recognizer, photo: LoadedImage) -> tuple[SetProfile | None, dict[str, Any]]:
-    """The profile learnt from a layout photo as `learn-set` learns it (None when not every tile is found),
-    and how the photo read: tiles found, and read right without a profile."""
+def learn_layout(
+    recognizer: Recognizer, photo: LoadedImage, codes: Sequence[str] = TILE_CODES
+) -> tuple[SetProfile | None, dict[str, Any]]:
+    """The profile learnt from a layout photo of `codes` as `learn-set` learns it (None when not every tile
+    is found), and how the photo read: tiles found, and read right without a profile."""
     found = recognizer.recognize(photo)
     info: dict[str, Any] = {"found": len(found)}
-    if len(found) != len(TILE_CODES):
+    if len(found) != len(codes):
         return None, info
-    info["layout_read_right"] = sum(a == b for a, b in zip(found.codes, TILE_CODES, strict=True))
-    profile = recognizer.learn(recognizer.new_profile("layout"), photo, found.xyxy, list(TILE_CODES))
+    info["layout_read_right"] = sum(a == b for a, b in zip(found.codes, codes, strict=True))
+    profile = recognizer.learn(recognizer.new_profile("layout"), photo, found.xyxy, list(codes))
     return profile, info
 
 

@@ -492,17 +492,24 @@ def render_scene(
     size: tuple[int, int],
     bonus_printed: float = 0.0,
     blank_white: float = 0.0,
+    club: tuple[str, TileStyle] | None = None,
 ) -> tuple[np.ndarray, list[Box], str]:
     """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows (its flowers
     and seasons at the share `bonus_printed` PRINTED_BONUS's; at the share `blank_white` of scenes a set
-    whose white dragon is blank, no draw made at 0 so older folders render as they did)."""
-    artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
-    weights = np.array([ARTWORK_WEIGHTS.get(a, 1.0) for a in artworks])
-    artwork = artworks[int(rng.choice(len(artworks), p=weights / weights.sum()))]  # a scene shows one set
+    whose white dragon is blank, no draw made at 0 so older folders render as they did). `club`: one
+    set's artwork and tile body, the same in every photo (a club's own set), instead of a draw."""
+    if club is None:
+        artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
+        weights = np.array([ARTWORK_WEIGHTS.get(a, 1.0) for a in artworks])
+        artwork = artworks[int(rng.choice(len(artworks), p=weights / weights.sum()))]  # one set a scene
+    else:
+        artwork = club[0]
     if kind == "distance":  # a photo from across the table keeps its pixels: drawn at twice the size
         size = (size[0] * DISTANCE_ZOOM, size[1] * DISTANCE_ZOOM)
     blank = blank_white > 0 and rng.random() < blank_white
     s = Scene(size, rng, bank[artwork], bank, bonus_printed, blank)
+    if club is not None:
+        s.style = club[1]
     side = min(size)
     warp = 0.08
     if kind == "hand_row":

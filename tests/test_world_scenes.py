@@ -194,3 +194,27 @@ def test_a_whole_set_is_laid_out_in_code_order() -> None:
             row_y = centre
         rows[-1].append((x0, LABELS[label]))
     assert [[code for _, code in sorted(row)] for row in rows] == [list(r) for r in ROWS]
+
+
+def test_a_club_set_looks_the_same_in_every_photo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`render_scene(club=...)`: every photo shows the one artwork and tile body given (a club's own set),
+    where without it each photo draws its own; and the layout can end with a face-down tile."""
+    from datasets.evaluate_layout import ROWS, render_layout
+    from datasets.tile_bodies import BODY_BACKS
+
+    style = replace(random_style(np.random.default_rng(1)), back=np.array(BODY_BACKS[1], np.float32))
+    bank = {**drawn_bank(), "other": drawn_bank()["bars"]}
+    bodies: list[object] = []
+    draw = world_scenes.tile_sprite
+    monkeypatch.setattr(world_scenes, "tile_sprite", lambda *a: bodies.append(a[2]) or draw(*a))
+    for k in range(6):
+        _img, boxes, artwork = render_scene(
+            bank, np.random.default_rng([8, k]), "hand_row", (640, 480), club=("other", style)
+        )
+        assert artwork == "other" and boxes
+    assert bodies and all(body is style for body in bodies)
+    drawn = {render_scene(bank, np.random.default_rng([8, k]), "hand_row", (640, 480))[2] for k in range(12)}
+    assert drawn == {"bars", "other"}
+    rows = (*ROWS[:-1], (*ROWS[-1], "back"))
+    _, boxes = render_layout(bank, "other", seed=2, style=style, rows=rows)
+    assert len(boxes) == 43 and LABELS[boxes[-1][0]] == "back"
