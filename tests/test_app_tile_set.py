@@ -111,9 +111,9 @@ def test_the_panel_remembers_and_forgets(models: Path, tmp_path: Path) -> None:
 
 
 def laid_out(count: int) -> list[TileRead]:
-    """`count` tiles read in rows of 9, 9, 9, 7 and 8 (the whole set's layout), each with a box on the
-    12-tile fake photo (where the box falls does not matter here: each is a crop to remember)."""
-    sizes, tiles = (9, 9, 9, 7, 8), list[TileRead]()
+    """`count` tiles read in rows of 9, 9, 9, 7 and 8 (the whole set's layout; more go on the last row),
+    each with a box on the 12-tile fake photo (where it falls does not matter: each is a crop to learn)."""
+    sizes, tiles = (9, 9, 9, 7, 10), list[TileRead]()
     for row, size in enumerate(sizes):
         for _ in range(size):
             i = len(tiles)
@@ -128,7 +128,9 @@ def test_a_photo_of_the_whole_set_is_named_in_order(models: Path, tmp_path: Path
     whole = whole_set(laid_out(42))
     assert whole is not None and [t.code for t in whole] == list(TILE_CODES)
     assert whole[9].code == "1p" and whole[9].row == 1 and whole[-1].code == "4y"
-    assert whole_set(laid_out(41)) is None
+    assert whole_set(laid_out(41)) is None and whole_set(laid_out(44)) is None
+    with_back = whole_set(laid_out(43))  # a face-down tile after the seasons
+    assert with_back is not None and [t.code for t in with_back] == [*TILE_CODES, "back"]
     assert row_counts(laid_out(41)) == [9, 9, 9, 7, 7]
     no_box = [replace(t, box=None) if i == 3 else t for i, t in enumerate(laid_out(42))]
     assert whole_set(no_box) is None

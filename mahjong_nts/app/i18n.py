@@ -83,14 +83,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tile_set_whole_help": (
         "Ligt hier de hele set, één steen van elke soort, in vijf rijen op volgorde? 1-9 tekens; 1-9 "
         "kringen; 1-9 bamboe; Oost, Zuid, West, Noord, witte, groene, rode draak; bloemen 1-4 en "
-        "seizoenen 1-4. Dan hoef je niets te verbeteren.",
+        "seizoenen 1-4; als laatste mag er één steen omgekeerd bij (dan leert de app ook de rug, handig "
+        "als de witte draak blanco is). Dan hoef je niets te verbeteren.",
         "Is this the whole set, one tile of every kind, in five rows in order? 1-9 characters; 1-9 "
         "circles; 1-9 bamboos; East, South, West, North, white, green, red dragon; flowers 1-4 and "
-        "seasons 1-4. Then there is nothing to correct.",
+        "seasons 1-4; one face-down tile may come last (the app then learns the back too, useful when the "
+        "white dragon is blank). Then there is nothing to correct.",
     ),
     "tile_set_whole": (
-        "Dit is de hele set op volgorde: onthoud alle 42",
-        "This is the whole set in order: remember all 42",
+        "Dit is de hele set op volgorde: onthoud ze allemaal",
+        "This is the whole set in order: remember them all",
     ),
     "tile_set_whole_short": (
         "Voor de hele set in één keer moeten alle 42 stenen gevonden zijn; nu {found} (per rij: {rows}). "

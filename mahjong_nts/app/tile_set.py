@@ -12,7 +12,7 @@ from typing import Any
 
 from mahjong_nts.messages import one_line
 from mahjong_nts.reading.tiles import TileRead, is_bonus
-from scoring.tiles import TILE_CODES
+from scoring.tiles import BACK, TILE_CODES
 
 PROFILE_NAME = "tile_set.json"
 """The file, in the scoreboard's folder."""
@@ -70,10 +70,15 @@ def tiles_to_learn(
 def whole_set(reading_tiles: Sequence[TileRead]) -> list[TileRead] | None:
     """The photo's tiles named as one tile of every kind laid out in the order of the tile codes (rows of
     1-9 characters, circles and bamboos, winds and dragons, flowers and seasons), as `learn-set --tiles
-    "123456789m ..."` names them; None unless exactly that many tiles, each with a box, were read."""
-    if len(reading_tiles) != len(TILE_CODES) or any(t.box is None for t in reading_tiles):
+    "123456789m ..."` names them, and a face-down tile after them when there is one more (it teaches
+    the set's back, so a blank white dragon is not taken for one); None unless exactly that many tiles,
+    each with a box, were read."""
+    codes = [*TILE_CODES, BACK][: len(reading_tiles)]
+    if len(reading_tiles) < len(TILE_CODES) or len(reading_tiles) != len(codes):
         return None
-    return [replace(t, code=code) for t, code in zip(reading_tiles, TILE_CODES, strict=True)]
+    if any(t.box is None for t in reading_tiles):
+        return None
+    return [replace(t, code=code) for t, code in zip(reading_tiles, codes, strict=True)]
 
 
 def row_counts(reading_tiles: Sequence[TileRead]) -> list[int]:

@@ -34,8 +34,10 @@ def add_parser(subparsers: Any) -> None:
             "looks to the set profile FILE. Quickest: lay out one tile of every kind in five rows (1-9 "
             "characters, 1-9 circles, 1-9 bamboos, winds E S W N and dragons white green red, flowers 1-4 "
             "and seasons 1-4), photograph it and give --tiles "
-            f'"{WHOLE_SET}". A profile reads with its examples once it holds one tile of every kind, or '
-            "8 tiles whose code it has seen twice (two or three named photos of hands)."
+            f'"{WHOLE_SET}" (a face-down tile after the seasons, with "back" added at the end, teaches the '
+            "set's back too: useful when its white dragon is blank). A profile reads with its examples "
+            "once it holds one tile of every kind, or 8 tiles whose code it has seen twice (two or three "
+            "named photos of hands)."
         ),
     )
     parser.add_argument("photo", metavar="PHOTO", help="a JPEG, PNG or WebP photo of tiles of the set")
