@@ -21,6 +21,7 @@ import recognizer.pipeline as pipeline
 from datasets.onnx_features import add_features
 from mahjong_nts.app.deps import real_photo_reader
 from mahjong_nts.app.tile_set import TileSetError, TileSetMemory, row_counts, whole_set
+from mahjong_nts.app.tile_set_panel import status_lines
 from mahjong_nts.reading.tiles import TileRead
 from scoring.tiles import TILE_CODES
 
@@ -139,6 +140,8 @@ def test_a_photo_of_the_whole_set_is_named_in_order(models: Path, tmp_path: Path
     assert memory.learn(png(LEARN), whole) == 42
     status = memory.status()
     assert (status.examples, status.codes, status.ready) == (42, 42, True)
+    assert status.in_use and status.unfamiliar  # the fake classifier misreads most of these crops
+    assert "De app kende deze stenen nog niet" in " ".join(status_lines(memory, "nl"))
 
 
 def test_the_panel_offers_the_whole_set(

@@ -65,6 +65,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The app knows {examples} tiles ({codes} kinds) of this set.",
     ),
     "tile_set_in_use": ("Foto's worden ermee gelezen.", "Photos are read with them."),
+    "tile_set_unfamiliar": (
+        "De app kende deze stenen nog niet, dus wat je liet onthouden telt zwaar.",
+        "The app did not know these tiles, so what you had it remember counts most.",
+    ),
     "tile_set_not_needed": (
         "De app leest deze stenen zonder hulp net zo goed; ze worden bewaard voor later.",
         "The app reads these tiles as well without them; they are kept for later.",

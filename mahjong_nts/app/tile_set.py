@@ -55,6 +55,7 @@ class TileSetStatus:
     in_use: bool = False
     ready: bool = False  # enough tiles to judge; not in use then means the reading is as good without
     needed: int = 0  # tiles still wanted before it can judge
+    unfamiliar: bool = False  # in use as a set the recognizer does not know: its tiles count most
 
 
 def tiles_to_learn(
@@ -116,6 +117,7 @@ class TileSetMemory:
             in_use=profile.temperature is not None,
             ready=profile.judged,
             needed=max(0, self._rec.set_profile.MIN_CHECKS - profile.checks),
+            unfamiliar=profile.temperature is not None and profile.unfamiliar and not profile.ready,
         )
 
     def recognizer(self) -> Any:

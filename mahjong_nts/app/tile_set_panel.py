@@ -74,6 +74,8 @@ def status_lines(memory: TileSetMemory, lang: str) -> list[str]:
     lines = [t(lang, "tile_set_status", examples=status.examples, codes=status.codes)]
     if status.in_use:
         lines.append(t(lang, "tile_set_in_use"))
+        if status.unfamiliar:
+            lines.append(t(lang, "tile_set_unfamiliar"))
     elif status.ready:
         lines.append(t(lang, "tile_set_not_needed"))
     else:
