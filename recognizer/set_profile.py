@@ -139,9 +139,10 @@ class SetProfile:
 
     @property
     def unfamiliar(self) -> bool:
-        """Whether the classifier alone misread at least UNFAMILIAR_SHARE of the examples: a set it does
-        not know, whose examples should count for more than its reading."""
-        return bool(self.examples) and self.misread >= UNFAMILIAR_SHARE * len(self.examples)
+        """Whether the profile reads as a set the classifier does not know (UNFAMILIAR_TEMPERATURE): it
+        holds every face, cannot check itself yet, and the classifier alone misread at least
+        UNFAMILIAR_SHARE of its examples."""
+        return self.complete and not self.ready and self.misread >= UNFAMILIAR_SHARE * len(self.examples)
 
     @property
     def ready(self) -> bool:
@@ -208,10 +209,10 @@ class SetProfile:
         return self._cache["temperature"]
 
     def _choose_temperature(self) -> float | None:
+        if self.unfamiliar:
+            return UNFAMILIAR_TEMPERATURE
         if not self.ready:
-            if not self.complete or not self.misread:
-                return FALLBACK_TEMPERATURE
-            return UNFAMILIAR_TEMPERATURE if self.unfamiliar else COMPLETE_TEMPERATURE
+            return COMPLETE_TEMPERATURE if self.complete and self.misread else FALLBACK_TEMPERATURE
         codes = [e.code for e in self.examples]
         checked = [i for i, c in enumerate(codes) if codes.count(c) >= 2]
         feats = np.stack([self.examples[i].features for i in range(len(codes))])

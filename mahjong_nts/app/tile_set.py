@@ -117,7 +117,7 @@ class TileSetMemory:
             in_use=profile.temperature is not None,
             ready=profile.judged,
             needed=max(0, self._rec.set_profile.MIN_CHECKS - profile.checks),
-            unfamiliar=profile.temperature is not None and profile.unfamiliar and not profile.ready,
+            unfamiliar=profile.unfamiliar,
         )
 
     def recognizer(self) -> Any:

@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     new = profile.added_in(learnt)
     total, kinds = len(learnt.examples), len(learnt.codes)
     known = f", {len(codes) - new} known already" if new < len(codes) else ""
-    if learnt.temperature is not None and learnt.unfamiliar and not learnt.ready:
+    if learnt.unfamiliar:
         state = (
             f"tiles are now read with its examples, which count most: the recognizer alone misread "
             f"{learnt.misread} of its {total} tiles, a set it does not know"
