@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from datasets.evaluate import load_recognizer
-from datasets.evaluate_layout import ROWS, as_photo, learn_layout, render_layout
-from datasets.evaluate_profile import add_reading_options, measure
+from datasets.evaluate_layout import ROWS, print_means, render_layout, taught_by_layout
+from datasets.evaluate_profile import add_reading_options
 from datasets.evaluate_world import write_report
 from datasets.tile_bodies import TileStyle, has_plain_back, random_style
 from datasets.world_scenes import FULL_SET, KIND_WEIGHTS, KINDS, SIZES, Bank, face_bank, render_scene
 from datasets.yolo import Sample, read_folder, write_data_yaml, write_sample
-from recognizer.set_profile import SetProfile
 from scoring.tiles import BACK
 
 
@@ -82,23 +82,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.back and not has_plain_back(style):  # a set ivory all through has no face-down look
             rows = (*ROWS[:-1], (*ROWS[-1], BACK))
         codes = [c for row in rows for c in row]
-        profile: SetProfile | None = None
-        info: dict[str, Any] = {}
-        for attempt in range(args.tries):
-            photo = as_photo(render_layout(bank, artwork, args.seed + 100 * attempt + k, style=style,
-                                           rows=rows, blank_white=blank)[0])  # fmt: skip
-            profile, info = learn_layout(recognizer, photo, codes)
-            info = {"blank_white": blank, "photos_taken": attempt + 1, **info}
-            if profile is not None:
-                break
-        if profile is not None:
-            info.update(measure(recognizer, profile, samples, args.full))
-        out[artwork] = info
-        print(f"{artwork:22s} " + ", ".join(f"{key} {v}" for key, v in info.items()), flush=True)
-    for key in ("named_without", "named_with", "f1_without", "f1_with"):
-        values = [v[key] for v in out.values() if key in v]
-        if values:
-            print(f"mean over {len(values)} sets learnt: {key} {np.mean(values):.4f}")
+        render = partial(render_layout, bank, artwork, style=style, rows=rows, blank_white=blank)
+        info = taught_by_layout(recognizer, render, args.seed + k, codes, samples, args.tries, args.full)
+        out[artwork] = {"blank_white": blank, **info}
+        print(f"{artwork:22s} " + ", ".join(f"{key} {v}" for key, v in out[artwork].items()), flush=True)
+    print_means(out, "sets")
     write_report(args.json, args.out, args.models, out)
     return 0
 

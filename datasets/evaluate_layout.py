@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from datasets.evaluate_profile import add_reading_options, by_artwork, measure
 from datasets.evaluate_world import scene_kinds, write_report
 from datasets.tile_bodies import TileStyle
 from datasets.world_scenes import Bank, Box, Scene, face_bank, finish
+from datasets.yolo import Sample
 from recognizer.imageio import LoadedImage, load_image
 from recognizer.pipeline import Recognizer
 from recognizer.set_profile import SetProfile
@@ -87,6 +89,36 @@ def learn_layout(
     return profile, info
 
 
+def taught_by_layout(
+    recognizer: Recognizer,
+    render: Callable[[int], tuple[np.ndarray, list[Box]]],
+    seed: int,
+    codes: Sequence[str],
+    samples: list[Sample],
+    tries: int,
+    full: bool,
+) -> dict[str, Any]:
+    """A player teaching a set by its layout: photos `render(seed)`, `render(seed + 100)`, ... taken until
+    one is read whole (at most `tries`), the profile learnt from it, and `samples` read without and with
+    it (`measure`)."""
+    info: dict[str, Any] = {}
+    for attempt in range(tries):
+        profile, read = learn_layout(recognizer, as_photo(render(seed + 100 * attempt)[0]), codes)
+        info = {"photos_taken": attempt + 1, **read}
+        if profile is not None:
+            info.update(measure(recognizer, profile, samples, full))
+            break
+    return info
+
+
+def print_means(out: dict[str, dict[str, Any]], what: str) -> None:
+    """The mean of each figure over the sets of `out` that were learnt (`what` names them)."""
+    for key in ("named_without", "named_with", "f1_without", "f1_with"):
+        values = [v[key] for v in out.values() if key in v]
+        if values:
+            print(f"mean over {len(values)} {what} learnt: {key} {np.mean(values):.4f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path, help="a datasets.world_scenes folder (with kinds.json)")
@@ -105,20 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         if artwork not in bank:
             print(f"{artwork}: not in the {args.split} faces, skipped", file=sys.stderr)
             continue
-        for attempt in range(args.tries):
-            seed = args.seed + 100 * attempt + k
-            profile, info = learn_layout(recognizer, as_photo(render_layout(bank, artwork, seed)[0]))
-            info = {"photos_taken": attempt + 1, **info}
-            if profile is not None:
-                break
-        if profile is not None:
-            info.update(measure(recognizer, profile, samples[: args.test], args.full))
+        render = partial(render_layout, bank, artwork)
+        info = taught_by_layout(
+            recognizer, render, args.seed + k, TILE_CODES, samples[: args.test], args.tries, args.full
+        )
         out[artwork] = info
         print(f"{artwork:20s} " + ", ".join(f"{key} {v}" for key, v in info.items()), flush=True)
-    for key in ("named_without", "named_with", "f1_without", "f1_with"):
-        values = [v[key] for v in out.values() if key in v]
-        if values:
-            print(f"mean over {len(values)} artworks learnt: {key} {np.mean(values):.4f}")
+    print_means(out, "artworks")
     write_report(args.json, args.folder, args.models, out)
     return 0
 
