@@ -10,6 +10,7 @@ from typing import Literal
 
 import numpy as np
 
+from recognizer.blank_white import as_white_dragons, blank_faces
 from recognizer.bonus_reader import READER_NAME, BonusReader
 from recognizer.classifier import Combine, TileClassifier, TurnMode, split_not_a_tile
 from recognizer.constraints import apply_tile_limits
@@ -81,6 +82,8 @@ class Settings:
     lone_backs_need_company: bool = True  # weak face-down boxes read as backs need a face-down neighbour
     # (recognizer/face_down.py: the middle two tiles of a concealed kong; felt between spaced tiles is not)
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
+    blank_white: bool = True  # a tile read as a back whose middle is plain and the colour of the photo's
+    # faces is a blank white dragon (recognizer/blank_white.py; judged in benchmarks/RESULTS.md, session 28)
     full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     unstretch: bool = True  # retry square photos whose tiles look stretched (recognizer/unstretch.py;
     # a phone photo, never square, is never retried: unstretch.may_be_stretched)
@@ -308,6 +311,12 @@ class Recognizer:
             rgb, xyxy, probs, s.bonus_reread_min, s.square_band, s.bonus_reader_weight
         )
 
+    def reads_blank_by_colour(self) -> bool:
+        """Whether a plain tile read as a back in the faces' colour is taken for a blank white dragon
+        (`Settings.blank_white`): not when the set profile in use names the set's own back."""
+        profile = self.classifier.profile
+        return self.settings.blank_white and not (profile is not None and profile.knows_backs)
+
     def recognize(self, image: LoadedImage) -> Detections:
         """Tiles in the photo: codes under the game's limits, boxes in original pixels, reading order."""
         boxes = self.detect(image)
@@ -328,6 +337,9 @@ class Recognizer:
             boxes, probs = boxes.select(np.nonzero(keep)[0]), probs[keep]
         if len(boxes) == 0:
             return Detections.empty()
+        if self.reads_blank_by_colour():
+            blank = blank_faces(image.rgb, boxes.xyxy, probs, locked_backs(boxes, self.settings))
+            probs = as_white_dragons(probs, blank)
         return decide(boxes, probs, image.scale, self.settings)
 
 

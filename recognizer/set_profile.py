@@ -127,6 +127,12 @@ class SetProfile:
         return all(code in have for code in LABELS if code != BACK)
 
     @property
+    def knows_backs(self) -> bool:
+        """Whether the set's own face-down tile is named: its look, not its colour, then tells a back from a
+        blank white dragon (recognizer/blank_white.py steps aside; a set may be ivory all through)."""
+        return any(e.code == BACK for e in self.examples)
+
+    @property
     def judged(self) -> bool:
         """Whether the profile knows if it is needed: it can check itself (`ready`), or it holds the whole
         set (`complete`) and so can tell whether the classifier misreads it."""

@@ -207,3 +207,11 @@ def test_the_same_tile_is_learnt_once() -> None:
     assert len(twice.examples) == 2  # the same photo named again adds nothing
     other = twice.learnt(["1m"], np.stack([look("1m", rng)]), np.stack([unsure("1m")]))
     assert len(other.examples) == 3  # another tile of the same code does
+
+
+def test_a_profile_that_names_the_sets_back_knows_its_backs() -> None:
+    rng = np.random.default_rng(11)
+    faces = profile_of([(c, look(c, rng), unsure(c)) for c in ("1m", "5z")])
+    assert not faces.knows_backs  # a blank white dragon named, the back not: colour still decides
+    backs = profile_of([(c, look(c, rng), unsure(c)) for c in ("1m", "5z", "back")])
+    assert backs.knows_backs
