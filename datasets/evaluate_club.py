@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     add_reading_options(ap)
     args = ap.parse_args(argv)
     args.test = args.scenes
-    recognizer = load_recognizer("evaluate_club", args.models, args.threads)
+    recognizer = load_recognizer("evaluate_club", args.models, args.threads, sets=args.set)
     if recognizer is None:
         return 2
     bank = face_bank(args.split)

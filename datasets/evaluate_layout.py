@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     add_reading_options(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_layout")
-    recognizer = load_recognizer("evaluate_layout", args.models, args.threads)
+    recognizer = load_recognizer("evaluate_layout", args.models, args.threads, sets=args.set)
     if kinds is None or recognizer is None:
         return 2
     bank = face_bank(args.split)

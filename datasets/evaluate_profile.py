@@ -22,6 +22,7 @@ import numpy as np
 
 from datasets.evaluate import evaluate, load_recognizer
 from datasets.evaluate_world import scene_kinds, write_report
+from datasets.settings_flags import add_set_flag
 from datasets.yolo import LABELS, Sample, read_folder
 from recognizer.classifier import split_not_a_tile
 from recognizer.imageio import load_image
@@ -115,6 +116,7 @@ def add_reading_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--models", type=Path, help="model folder (default: the packaged models)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--json", type=Path, help="write the numbers to this file")
+    add_set_flag(ap)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     add_reading_options(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_profile")
-    recognizer = load_recognizer("evaluate_profile", args.models, args.threads)
+    recognizer = load_recognizer("evaluate_profile", args.models, args.threads, sets=args.set)
     if kinds is None or recognizer is None:
         return 2
     out: dict[str, Any] = {}

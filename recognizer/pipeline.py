@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,7 +28,7 @@ from recognizer.session import make_session
 from recognizer.set_profile import NAME_MAX, SetProfile, fingerprint
 from recognizer.stretched_row import row_duplicates, row_gaps, row_shares
 from recognizer.unstretch import may_be_stretched, unstretch
-from recognizer.zoom import SURE, closer_look, last_look, zoom_in, zoom_out
+from recognizer.zoom import SURE, closer_look, last_look, whole_tiles, zoom_in, zoom_out
 
 STRETCH = 4 / 3
 """How far a photo's long side is squeezed towards the detector's square input when labels.json does not
@@ -108,6 +109,10 @@ class Settings:
     # big, or a small photo with almost nothing found, at a smaller input (recognizer/zoom.py)
     look_closer: bool = True  # ... and a phone photo (not square) where the first pass finds almost nothing,
     # too small to search in windows, at its own pixels (zoom.closer_look)
+    whole_tiles: bool = True  # a reading of at most zoom.PARTS_FEW sliver-shaped boxes is checked at half
+    # the input side, which wins when its boxes hold most of them, two or more each (a close-up found in
+    # parts: the sticks of a bamboo tile). World tune close-ups F1 0.750 -> 0.830, lone tune 0.613 -> 0.659
+    # (benchmarks/RESULTS.md, session 28)
     bonus_reread_min: float = 0.3  # a tile the classifier gives at least this much flower-or-season
     # probability is read again by the bonus reader, where the models have one (labels.json
     # "bonus_reader"; recognizer/bonus_reader.py); above 1: never
@@ -224,7 +229,8 @@ class Recognizer:
         reading = self.reading()
         first, at_size = self.detector.first_pass(image.rgb, reading)
 
-        def read_at(side: int) -> TileBoxes:
+        @functools.cache
+        def read_at(side: int) -> TileBoxes:  # the close-up looks may ask for the same side twice
             return self.detector.read_at(image.rgb, reading, side)
 
         if s.zoom_small_tiles:
@@ -236,9 +242,13 @@ class Recognizer:
                 lambda crop: self.detector.first_pass(crop, reading)[0],
                 s.nms_iou,
             )
+            photo_side = max(image.rgb.shape[:2])
             if zoomed is not None:
+                if s.whole_tiles:  # windows around a close-up's parts of tiles
+                    whole = whole_tiles(zoomed, self.detector.size, photo_side, read_at)
+                    return zoomed if whole is None else whole
                 return zoomed
-            smaller = zoom_out(first, self.detector.size, max(image.rgb.shape[:2]), read_at)
+            smaller = zoom_out(first, self.detector.size, photo_side, read_at)
             if smaller is not None:
                 return smaller
         boxes = self.unstretched(image, reading, first, at_size) if s.unstretch else first
@@ -249,6 +259,10 @@ class Recognizer:
             closer = closer_look(boxes, self.detector.size, max(h, w), read_at)
             if closer is not None:
                 return closer
+        if s.zoom_small_tiles and s.whole_tiles:  # also a squeezed retry's slivers: a tile's sticks
+            whole = whole_tiles(boxes, self.detector.size, max(h, w), read_at)
+            if whole is not None:
+                return whole
         if s.zoom_small_tiles and boxes.squeeze is None:
             smaller = last_look(boxes, self.detector.size, read_at)
             if smaller is not None:

@@ -20,7 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from recognizer.detector import TileBoxes, nms
+from recognizer.detector import TileBoxes, nms, pairwise_overlap
+from recognizer.unstretch import SLIVER
 
 Window = tuple[int, int, int, int]
 """x0, y0, x1, y1 in image pixels."""
@@ -287,3 +288,44 @@ def last_look(found: TileBoxes, input_side: int, read_at: Callable[[int], TileBo
         return smaller
     lone = sure_found == 0 and len(found) <= 1 and len(smaller) == 1
     return smaller if lone else None
+
+
+PARTS_FEW = 16
+"""A photo whose reading holds at most this many boxes may be a close-up read in parts (`whole_tiles`)."""
+PART_SMALLER = 4.0
+"""The boxes holding parts must be at least this many times their parts' area (two neighbouring tiles
+boxed as one are only twice)."""
+
+
+def whole_tiles(
+    found: TileBoxes, input_side: int, photo_side: int, read_at: Callable[[int], TileBoxes]
+) -> TileBoxes | None:
+    """A close-up whose big tiles the detector found only in parts (the sticks of a bamboo tile, the
+    circles of a circle tile): the photo read at half the input side, kept when most boxes of `found`
+    have their centres in its boxes that each hold two or more of them, PART_SMALLER times larger. None
+    otherwise, and without a look when `found` holds more than PARTS_FEW boxes, boxes of a tile's shape
+    (their median long side under SLIVER times the short one), or boxes whose long side is under SEEN_TILE
+    input pixels (`photo_side`: the photo's long side; small tiles far off, which a coarser reading lumps
+    together)."""
+    if len(found) < 2 or len(found) > PARTS_FEW:
+        return None
+    sides = found.xyxy[:, 2:] - found.xyxy[:, :2]
+    long_side, short_side = sides.max(axis=1), np.maximum(sides.min(axis=1), 1e-6)
+    if float(np.median(long_side / short_side)) < SLIVER:
+        return None  # tile-shaped boxes: tiles, not the sticks of one (and no extra pass for most photos)
+    if float(np.median(long_side)) * input_side / photo_side < SEEN_TILE:
+        return None
+    smaller = read_at(max(MIN_SIDE, input_side // 2 // 32 * 32))
+    if len(smaller) == 0:
+        return None
+    _, area, coarse_area = pairwise_overlap(found.xyxy, smaller.xyxy)
+    centre = (found.xyxy[:, :2] + found.xyxy[:, 2:]) / 2
+    inside = (  # (found, smaller): the centre of a box of `found` lies in a box of `smaller`
+        (centre[:, None, :] >= smaller.xyxy[None, :, :2]) & (centre[:, None, :] <= smaller.xyxy[None, :, 2:])
+    ).all(axis=2)
+    holders = inside.sum(axis=0) >= 2
+    parts = inside[:, holders].any(axis=1)
+    if parts.mean() < 0.5:
+        return None
+    larger = float(np.median(coarse_area[holders])) >= PART_SMALLER * float(np.median(area[parts]))
+    return smaller if larger else None

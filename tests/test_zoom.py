@@ -368,3 +368,48 @@ def test_only_a_phone_photo_with_almost_nothing_found_takes_the_closer_look(
     plain = Recognizer(settings=Settings(look_closer=False))
     plain.recognize(load_image(cv2.imencode(".png", table)[1].tobytes()))
     assert not looked
+
+
+def test_a_close_up_read_in_parts_is_read_whole_at_half_the_side() -> None:
+    """Two big tiles: the detector found the sticks of one (six slivers); at half the side it boxes both
+    tiles whole, and those boxes, each many times a stick, hold the sticks' centres: the whole tiles win."""
+    from recognizer.zoom import PARTS_FEW, whole_tiles
+
+    sticks = boxes(*[(300 + 30 * k, 120, 320 + 30 * k, 220) for k in range(3)], (300, 250, 320, 350),
+                   (330, 250, 350, 350), (360, 250, 380, 350), score=0.5)  # fmt: skip
+    tiles = boxes((20, 90, 280, 430), (280, 100, 500, 400), score=0.6)
+    asked: list[int] = []
+
+    def read_at(side: int) -> TileBoxes:
+        asked.append(side)
+        return tiles
+
+    assert whole_tiles(sticks, 384, 640, read_at) is tiles and asked == [192]
+    many = boxes(*[(10 * k, 0, 10 * k + 8, 12) for k in range(PARTS_FEW + 1)])
+    asked.clear()
+    assert whole_tiles(many, 384, 640, read_at) is None and asked == []  # a hand's row is no close-up
+    assert whole_tiles(boxes((300, 120, 320, 220)), 384, 640, read_at) is None  # one box is no parts
+    # the same boxes in a 4032 px photo are small tiles far off, which the coarser reading lumps together
+    assert whole_tiles(sticks, 384, 4032, read_at) is None and asked == []
+
+
+def test_tiles_read_whole_stand_against_a_coarser_reading() -> None:
+    """Boxes of a tile's shape are not looked at again; slivers the half-side reading boxes two by two
+    (twice their area, not parts), slivers no coarser box holds, or a coarser reading that finds nothing:
+    the reading stands."""
+    from recognizer.zoom import whole_tiles
+
+    asked: list[int] = []
+
+    def nothing(side: int) -> TileBoxes:
+        asked.append(side)
+        return boxes()
+
+    row = boxes(*[(40 * k, 0, 40 * k + 36, 50) for k in range(6)])
+    assert whole_tiles(row, 384, 384, nothing) is None and asked == []  # tiles: no extra pass
+    slivers = boxes(*[(14 * k, 0, 14 * k + 12, 50) for k in range(6)])
+    pairs = boxes(*[(28 * k, 0, 28 * k + 26, 50) for k in range(3)])
+    assert whole_tiles(slivers, 384, 384, lambda side: pairs) is None
+    elsewhere = boxes((500, 300, 700, 500))
+    assert whole_tiles(slivers, 384, 384, lambda side: elsewhere) is None
+    assert whole_tiles(slivers, 384, 384, nothing) is None and asked == [192]
