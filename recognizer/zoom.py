@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from recognizer.detector import TileBoxes, nms, pairwise_overlap
+from recognizer.detector import TileBoxes, nms
 from recognizer.unstretch import SLIVER
 
 Window = tuple[int, int, int, int]
@@ -300,13 +300,13 @@ boxed as one are only twice)."""
 def whole_tiles(
     found: TileBoxes, input_side: int, photo_side: int, read_at: Callable[[int], TileBoxes]
 ) -> TileBoxes | None:
-    """A close-up whose big tiles the detector found only in parts (the sticks of a bamboo tile, the
-    circles of a circle tile): the photo read at half the input side, kept when most boxes of `found`
-    have their centres in its boxes that each hold two or more of them, PART_SMALLER times larger. None
-    otherwise, and without a look when `found` holds more than PARTS_FEW boxes, boxes of a tile's shape
-    (their median long side under SLIVER times the short one), or boxes whose long side is under SEEN_TILE
-    input pixels (`photo_side`: the photo's long side; small tiles far off, which a coarser reading lumps
-    together)."""
+    """A close-up whose big tiles the detector found only in parts (the sticks of a bamboo tile, the rings
+    of a big circle, each boxed as a sliver): the photo read at half the input side, kept when most boxes
+    of `found` have their centres in its boxes that each hold two or more of them, PART_SMALLER times
+    larger. None otherwise, and without a look when `found` holds more than PARTS_FEW boxes, boxes of a
+    tile's shape (their median long side under SLIVER times the short one), or boxes whose long side is
+    under SEEN_TILE input pixels (`photo_side`: the photo's long side; small tiles far off, which a coarser
+    reading lumps together)."""
     if len(found) < 2 or len(found) > PARTS_FEW:
         return None
     sides = found.xyxy[:, 2:] - found.xyxy[:, :2]
@@ -318,7 +318,8 @@ def whole_tiles(
     smaller = read_at(max(MIN_SIDE, input_side // 2 // 32 * 32))
     if len(smaller) == 0:
         return None
-    _, area, coarse_area = pairwise_overlap(found.xyxy, smaller.xyxy)
+    area = sides.prod(axis=1)
+    coarse_area = (smaller.xyxy[:, 2:] - smaller.xyxy[:, :2]).prod(axis=1)
     centre = (found.xyxy[:, :2] + found.xyxy[:, 2:]) / 2
     inside = (  # (found, smaller): the centre of a box of `found` lies in a box of `smaller`
         (centre[:, None, :] >= smaller.xyxy[None, :, :2]) & (centre[:, None, :] <= smaller.xyxy[None, :, 2:])
