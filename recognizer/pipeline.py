@@ -228,6 +228,8 @@ class Recognizer:
         s = self.settings
         reading = self.reading()
         first, at_size = self.detector.first_pass(image.rgb, reading)
+        h, w = image.rgb.shape[:2]
+        photo_side = max(h, w)
 
         @functools.cache
         def read_at(side: int) -> TileBoxes:  # the close-up looks may ask for the same side twice
@@ -242,7 +244,6 @@ class Recognizer:
                 lambda crop: self.detector.first_pass(crop, reading)[0],
                 s.nms_iou,
             )
-            photo_side = max(image.rgb.shape[:2])
             if zoomed is not None:
                 if s.whole_tiles:  # windows around a close-up's parts of tiles
                     whole = whole_tiles(zoomed, self.detector.size, photo_side, read_at)
@@ -252,15 +253,14 @@ class Recognizer:
             if smaller is not None:
                 return smaller
         boxes = self.unstretched(image, reading, first, at_size) if s.unstretch else first
-        h, w = image.rgb.shape[:2]
         if s.zoom_small_tiles and s.look_closer and not may_be_stretched(w, h):
             # a square photo may be a stretched export: its slivers read larger are no tiles (the
             # unstretch retry is its way); a phone photo's small tiles are read at its own pixels
-            closer = closer_look(boxes, self.detector.size, max(h, w), read_at)
+            closer = closer_look(boxes, self.detector.size, photo_side, read_at)
             if closer is not None:
                 return closer
         if s.zoom_small_tiles and s.whole_tiles:  # also a squeezed retry's slivers: a tile's sticks
-            whole = whole_tiles(boxes, self.detector.size, max(h, w), read_at)
+            whole = whole_tiles(boxes, self.detector.size, photo_side, read_at)
             if whole is not None:
                 return whole
         if s.zoom_small_tiles and boxes.squeeze is None:
