@@ -5,6 +5,7 @@ Example:
       --detector runs/detector/best.pt --classifier runs/classifier/best.pt
   (several --classifier checkpoints export as one averaging ensemble, datasets.models.ClassifierEnsemble;
   --bonus-reader adds the second reader of flowers and seasons, datasets.train_bonus_reader)
+The models are written float; `datasets.quantize` then makes the runtime's 8-bit classifier from them.
 """
 
 from __future__ import annotations
@@ -189,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         labels["detector_threshold"] = args.threshold
     (out / "labels.json").write_text(json.dumps(labels, indent=2) + "\n")
+    for stale in ("detector.onnx", "classifier.onnx"):  # float originals of models this run replaced
+        (out / "float" / stale).unlink(missing_ok=True)
+    if (out / "float").is_dir() and not any((out / "float").iterdir()):
+        (out / "float").rmdir()
     for p in paths:
         print(f"{p}: {p.stat().st_size / 1e6:.2f} MB")
     print(f"max |onnx - torch|: detector {d_err:.2e}, classifier {c_err:.2e}, bonus reader {r_err:.2e}")

@@ -4,6 +4,7 @@ The exporter folds each BatchNorm into the convolution before it, so a shipped m
 and biases. They go back into `TileDetector` / `TileClassifier` as conv weight plus a BatchNorm that does
 nothing (scale 1, shift = the folded bias, running mean 0, variance 1 - eps); a run fine-tuned from them
 keeps its BatchNorms frozen (`--freeze-bn`), so the network computes exactly what the shipped model does.
+A model the runtime reads in 8 bits (datasets.quantize) is read from its float original in models/float/.
 
 Example: .venv/bin/python -m datasets.onnx_init --out runs/init  (writes detector.pt and classifier.pt for
 `train_detector --init runs/init/detector.pt --freeze-bn`, `train_classifier --init runs/init/classifier.pt
@@ -21,9 +22,8 @@ import torch
 from torch import nn
 
 from datasets.models import TileClassifier, TileDetector
-from datasets.yolo import LABELS, PROJECT_ROOT
-
-MODELS_DIR = PROJECT_ROOT / "models"
+from datasets.quantize import MODELS_DIR, trained_model
+from datasets.yolo import LABELS
 
 
 def onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -132,20 +132,25 @@ def max_difference(model: nn.Module, path: Path, example: torch.Tensor, detector
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", default=str(MODELS_DIR), help="folder with detector.onnx, classifier.onnx")
+    ap.add_argument(
+        "--models",
+        default=str(MODELS_DIR),
+        help="folder with detector.onnx, classifier.onnx (a quantized model's float original in float/)",
+    )
     ap.add_argument("--out", default="runs/init", help="where detector.pt and classifier.pt go")
     args = ap.parse_args(argv)
     models, out = Path(args.models), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     det_in = torch.rand(1, 3, 128, 160)
-    det = load_folded(TileDetector(), models / "detector.onnx", det_in)
+    sources = {name: trained_model(models, f"{name}.onnx") for name in ("detector", "classifier")}
+    det = load_folded(TileDetector(), sources["detector"], det_in)
     cls_in = torch.rand(2, 3, 64, 48)
-    outputs, width = classifier_shape(models / "classifier.onnx")
-    cls = load_folded(TileClassifier(outputs, width), models / "classifier.onnx", cls_in)
+    outputs, width = classifier_shape(sources["classifier"])
+    cls = load_folded(TileClassifier(outputs, width), sources["classifier"], cls_in)
     train_args = {"detector": {}, "classifier": {"width": width, "not_a_tile": outputs > len(LABELS)}}
     for name, model, example, is_det in (("detector", det, det_in, True), ("classifier", cls, cls_in, False)):
-        diff = max_difference(model, models / f"{name}.onnx", example, is_det)
+        diff = max_difference(model, sources[name], example, is_det)
         if diff > 1e-3:
             raise SystemExit(f"{name}: torch and ONNX differ by {diff:.2e}; the layer order did not match")
         torch.save(
@@ -153,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 "model": model.state_dict(),
                 "epoch": -1,
                 "args": train_args[name],
-                "source": str(models / f"{name}.onnx"),
+                "source": str(sources[name]),
             },
             out / f"{name}.pt",
         )

@@ -73,6 +73,8 @@ class ModelConfig:
     # meaning "no tile at all" (a keyboard key, a window pane), after the columns of `labels`
     bonus_reader: tuple[str, ...] = ()  # optional "bonus_reader": the flower and season codes that
     # bonus_reader.onnx names, in its logits' order, then one more logit: "none of them"
+    profiles_from: tuple[str, ...] = ()  # optional "profiles_from": fingerprints of the classifiers whose
+    # set profiles this one reads too (the float model it was quantized from: the same look, 8 bits)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
@@ -110,6 +112,15 @@ class ModelConfig:
                 f"{LABELS_FILE}: bonus_reader must list distinct flower and season codes of 'labels', "
                 f"got {quote(reader)}"
             )
+        profiles_from = data.get("profiles_from", [])
+        if not isinstance(profiles_from, list) or not all(
+            isinstance(x, str) and len(x) == 16 and all(c in "0123456789abcdef" for c in x)
+            for x in profiles_from
+        ):
+            raise ModelError(
+                f"{LABELS_FILE}: profiles_from must list classifier fingerprints (16 hex digits), "
+                f"got {quote(profiles_from)}"
+            )
         return cls(
             labels=tuple(labels),
             detector_size=size,
@@ -119,6 +130,7 @@ class ModelConfig:
             detector_input=detector_input,
             not_a_tile=not_a_tile,
             bonus_reader=tuple(reader),
+            profiles_from=tuple(profiles_from),
         )
 
 

@@ -156,6 +156,7 @@ class Recognizer:
             rejects=self.config.not_a_tile,
         )
         self.classifier_id = fingerprint(files.classifier)
+        self.reads_profiles_of = {self.classifier_id, *self.config.profiles_from}
         self.bonus_reader = (
             BonusReader(
                 make_session(files.bonus_reader, READER_NAME, threads),
@@ -175,7 +176,7 @@ class Recognizer:
         if profile is not None:
             if not self.classifier.feature_width:
                 raise ProfileError("the classifier in use cannot read set profiles (no features output)")
-            if profile.classifier != self.classifier_id:
+            if profile.classifier not in self.reads_profiles_of:
                 raise ProfileError(
                     f"set profile {profile.name!r} was made with another classifier; name its tiles again"
                 )
@@ -195,7 +196,7 @@ class Recognizer:
     ) -> SetProfile:
         """`profile` with the tiles in `boxes` (xyxy in the photo's own pixels, as Detections give them)
         named `codes` added."""
-        if profile.classifier != self.classifier_id:
+        if profile.classifier not in self.reads_profiles_of:
             raise ProfileError(
                 f"set profile {profile.name!r} was made with another classifier; start a new one"
             )

@@ -45,6 +45,10 @@ GOOD: dict[str, Any] = {
         ({"bonus_reader": ["1f", "1f"]}, "bonus_reader"),
         ({"bonus_reader": "1f"}, "bonus_reader"),
         ({"bonus_reader": [["1f"]]}, "bonus_reader"),
+        ({"profiles_from": "f44482691e87232b"}, "profiles_from must list classifier fingerprints"),
+        ({"profiles_from": ["F44482691E87232B"]}, "profiles_from"),
+        ({"profiles_from": ["f4448269"]}, "profiles_from"),
+        ({"profiles_from": [None]}, "profiles_from"),
     ],
 )
 def test_wrong_types_are_named(change: dict[str, Any], named: str) -> None:
@@ -55,7 +59,7 @@ def test_wrong_types_are_named(change: dict[str, Any], named: str) -> None:
 
 @given(
     st.dictionaries(
-        st.sampled_from([*GOOD, "detector_threshold", "detector_input", "bonus_reader"]),
+        st.sampled_from([*GOOD, "detector_threshold", "detector_input", "bonus_reader", "profiles_from"]),
         st.recursive(
             st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
             lambda children: st.lists(children, max_size=3),
