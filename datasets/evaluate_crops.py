@@ -66,7 +66,7 @@ def report(
         boxes = np.concatenate([sample.boxes, negatives]) * np.float32(image.scale)
         probs, not_tile = split_not_a_tile(  # tiles and negatives in one run of the classifier
             recognizer.classifier.probabilities(
-                image.rgb, boxes, s.turns, s.combine, s.square_band, s.flip_below, s.second_pad
+                image.rgb, boxes, s.turns, s.combine, s.square_band, s.flip_below
             ),
             recognizer.classifier.rejects,
         )

@@ -81,7 +81,7 @@ def named_right(recognizer: Recognizer, samples: list[Sample]) -> tuple[int, int
         image = load_image(sample.image)
         boxes = sample.boxes * np.float32(image.scale)
         probs = recognizer.classifier.probabilities(
-            image.rgb, boxes, s.turns, s.combine, s.square_band, s.flip_below, s.second_pad
+            image.rgb, boxes, s.turns, s.combine, s.square_band, s.flip_below
         )
         tiles, _ = split_not_a_tile(probs, recognizer.classifier.rejects)
         right += int((tiles.argmax(axis=1) == sample.labels).sum())

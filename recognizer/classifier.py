@@ -176,14 +176,12 @@ class TileClassifier:
         self.profile: SetProfile | None = None  # with_profile: tiles read with a set's named examples
 
     def batch(
-        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]], pad: float | None = None
+        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Crops for explicit view plans (one list of views per box) and the owning box of each crop, each
-        box grown by `pad` (default the classifier's own)."""
+        """Crops for explicit view plans (one list of views per box) and the owning box of each crop."""
         crops, owner = [], []
-        pad = self.pad if pad is None else pad
         for i, (box, plan) in enumerate(zip(xyxy, plans, strict=True)):
-            for crop in cut_crops(rgb, box, pad, self.size, plan):
+            for crop in cut_crops(rgb, box, self.pad, self.size, plan):
                 crops.append(crop)
                 owner.append(i)
         if not crops:
@@ -245,56 +243,29 @@ class TileClassifier:
         combine: Combine = "mean",
         square_band: float = 1.0,
         flip_below: float = 1.0,
-        second_pad: float | None = None,
     ) -> np.ndarray:
         """(n, columns) probabilities for the boxes `xyxy` (pixels of `rgb`), views combined. With "max",
         a tile read at least `flip_below` sure the first way up is not also read turned over: no view of
-        it could then win by much, and the turned-over reads are half the classifier's work. With
-        `second_pad`, each tile is read again from crops grown by that share and the two readings averaged
-        (a box a little off, or a face unlike the trained ones, is then less often misread)."""
-        pads = [self.pad] if second_pad is None else [self.pad, second_pad]
+        it could then win by much, and the turned-over reads are half the classifier's work."""
         plans = [view_plan(box, turns, square_band) for box in xyxy]
         if combine == "max" and flip_below < 1.0:
             first = [[view for view in plan if not view[1]] for plan in plans]
-            rows = self.pad_rows(rgb, xyxy, [(pad, first) for pad in pads])
-            turned = []
-            for pad, (probs, owner) in zip(pads, rows, strict=True):
-                sure = combine_views(probs, owner, len(xyxy), "max").max(axis=1, initial=0.0) >= flip_below
-                rest = [
-                    [] if done else [v for v in plan if v[1]] for plan, done in zip(plans, sure, strict=True)
-                ]
-                turned.append((pad, rest))
-            more = self.pad_rows(rgb, xyxy, turned)
-            rows = [
-                (np.concatenate([probs, extra]), np.concatenate([owner, extra_owner]))
-                for (probs, owner), (extra, extra_owner) in zip(rows, more, strict=True)
+            probs, owner = self.view_rows(rgb, xyxy, first)
+            sure = combine_views(probs, owner, len(xyxy), "max").max(axis=1, initial=0.0) >= flip_below
+            plans = [
+                [] if done else [v for v in plan if v[1]] for plan, done in zip(plans, sure, strict=True)
             ]
+            more, more_owner = self.view_rows(rgb, xyxy, plans)
+            probs, owner = np.concatenate([probs, more]), np.concatenate([owner, more_owner])
         else:
-            rows = self.pad_rows(rgb, xyxy, [(pad, plans) for pad in pads])
-        readings = [combine_views(probs, owner, len(xyxy), combine) for probs, owner in rows]
-        return readings[0] if len(readings) == 1 else (readings[0] + readings[1]) / 2
-
-    def pad_rows(
-        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[tuple[float, list[list[View]]]]
-    ) -> list[tuple[np.ndarray, np.ndarray]]:
-        """`view_rows` for several (pad, view plans) at once, in one run of the model: the probabilities
-        of each planned view and the box each row belongs to, one pair for each pad."""
-        batches = [self.batch(rgb, xyxy, plan, pad) for pad, plan in plans]
-        if len(batches) == 1:
-            return [self.rows(*batches[0])]
-        probs, _ = self.rows(np.concatenate([b for b, _ in batches]), np.zeros(0, np.int64))
-        cuts = np.cumsum([len(b) for b, _ in batches])[:-1]
-        return [(part, owner) for part, (_, owner) in zip(np.split(probs, cuts), batches, strict=True)]
+            probs, owner = self.view_rows(rgb, xyxy, plans)
+        return combine_views(probs, owner, len(xyxy), combine)
 
     def view_rows(
-        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]], pad: float | None = None
+        self, rgb: np.ndarray, xyxy: np.ndarray, plans: list[list[View]]
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Probabilities of every planned view (one row each) and the box each row belongs to, the crops
-        grown by `pad` (default the classifier's own)."""
-        return self.rows(*self.batch(rgb, xyxy, plans, pad))
-
-    def rows(self, batch: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Probabilities of a crop batch, adjusted by the set profile in use, and the crops' owners."""
+        """Probabilities of every planned view (one row each) and the box each row belongs to."""
+        batch, owner = self.batch(rgb, xyxy, plans)
         if self.profile is None:
             return softmax(self.logits(batch)), owner
         logits, features = self.run(batch, (OUTPUTS[0], FEATURES_OUTPUT))

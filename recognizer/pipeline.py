@@ -63,9 +63,6 @@ class Settings:
     crop_pad: float | None = None  # classifier crops: the box grown by this share on each side; None:
     # labels.json's "pad" (0.175: v6 is trained there, -0.04/+0.06). v4, trained at 0.1, chose it on valid,
     # audited, hands fully right (640 px / 12 MP): 0.1 124/122, 0.15 126/124, 0.175 129/128, 0.2 125/127
-    second_pad: float | None = 0.1  # every tile also read from a crop grown by this share (the first
-    # reading's is crop_pad), the two readings averaged; None: once. With the 8-bit classifier (v14), chosen
-    # by the rule over reading once and over 0.25 (benchmarks/RESULTS.md, session 29)
     turns: TurnMode = "all"  # test-time turns of the crops: every tile also read turned over
     combine: Combine = "max"  # the most confident view wins (keeps the uncertainty flags meaningful)
     square_band: float = 1.5  # boxes nearly square (long side < band x short side) read both ways
@@ -215,7 +212,7 @@ class Recognizer:
         # the classifier's own reading, as the runtime makes it without knowing the codes: what the
         # profile weighs its examples against when it chooses how much they count
         probs = self.classifier.with_profile(None).probabilities(
-            image.rgb, xyxy, s.turns, s.combine, s.square_band, s.flip_below, s.second_pad
+            image.rgb, xyxy, s.turns, s.combine, s.square_band, s.flip_below
         )
         tiles, _ = split_not_a_tile(probs, self.classifier.rejects)
         return profile.learnt(codes, features, tiles)
@@ -312,7 +309,7 @@ class Recognizer:
             probs = self.classifier.row_probabilities(image.rgb, shares, found)
         else:
             probs = self.classifier.probabilities(
-                image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band, s.flip_below, s.second_pad
+                image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band, s.flip_below
             )
             tiles, not_tile = split_not_a_tile(probs, self.classifier.rejects)
             return self.reread_bonus(image.rgb, boxes.xyxy, tiles), not_tile
