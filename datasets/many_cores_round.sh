@@ -11,6 +11,9 @@
 # EXTRA (more training options, e.g. --limit 20 for a quick check).
 #
 #   python3 -m datasets.carry pack .carry && bash datasets/many_cores_round.sh
+# The checkpoints come back as float networks: `datasets.export_onnx`, then `datasets.quantize --source`
+# makes the runtime's 8-bit classifier (models/MODEL_CARD.md, v14). `datasets.onnx_init` reads a quantized
+# model's float original from INIT_MODELS/float/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
