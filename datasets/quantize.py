@@ -5,9 +5,10 @@ calibration photos that choose nothing (training photos of the dataset and scene
 rendered for this, `datasets.world_scenes --seed 400`), keeps every crop batch the classifier receives,
 and has ONNX Runtime's static quantizer write a QDQ model calibrated on them (min-max): weights per
 channel in 7 bits (`reduce_range`: a CPU without VNNI then computes exactly what a new one does, no 16-bit
-saturation), activations in 8. The float original is kept in `models/float/` (what `datasets.onnx_init`
-continues training from, and what this step reads again), and labels.json names it in "profiles_from", so
-set profiles made with it are still read.
+saturation), activations in 8. `--bias-correction` also takes each 8-bit layer's mean output error on
+those crops out of its bias (`correct_biases`; tried in session 29, not shipped). The float original is
+kept in `models/float/` (what `datasets.onnx_init` continues training from, and what this step reads
+again), and labels.json names it in "profiles_from", so set profiles made with it are still read.
 
 The detector stays float: in 8 bits it read lone tiles worse (benchmarks/RESULTS.md, session 29).
 `--detector` quantizes it too, for the next comparison.
@@ -169,12 +170,64 @@ def quantize(
         )
 
 
+def layer_outputs(model: Any, names: list[str], crops: np.ndarray) -> list[np.ndarray]:
+    """The tensors `names` of an ONNX `model` (made graph outputs) for `crops`, 500 at a time."""
+    import onnx
+    import onnxruntime as ort
+
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    for name in names:
+        probe.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
+    session = ort.InferenceSession(probe.SerializeToString(), providers=["CPUExecutionProvider"])
+    feed = session.get_inputs()[0].name
+    parts = [session.run(names, {feed: crops[i : i + 500]}) for i in range(0, len(crops), 500)]
+    return [np.concatenate([part[k] for part in parts]) for k in range(len(names))]
+
+
+def correct_biases(original: Path, target: Path, batches: list[np.ndarray], count: int = 3000) -> None:
+    """Take each 8-bit layer's mean output error out of its bias (bias correction): layer by layer in
+    graph order, the error per output channel of the 8-bit layer against the float one on the same crops
+    (`count` of the calibration crops, a seeded draw), subtracted from the layer's int32 bias. Rounding a
+    layer's weights shifts its outputs on average; this puts the average back."""
+    import onnx
+    from onnx import numpy_helper
+
+    crops = np.concatenate(batches)
+    crops = crops[np.random.default_rng(SEED).permutation(len(crops))][:count]
+    float_model, model = onnx.load(str(original)), onnx.load(str(target))
+    float_nodes = {node.name: node for node in float_model.graph.node}
+    layers = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm") and len(n.input) > 2]
+    wanted = [float_nodes[n.name].output[0] for n in layers]
+    reference = layer_outputs(float_model, wanted, crops)
+    inits = {i.name: i for i in model.graph.initializer}
+    makers = {out: node for node in model.graph.node for out in node.output}
+    for layer, want in zip(layers, reference, strict=True):
+        dequantize = makers.get(layer.input[2])
+        if dequantize is None or dequantize.op_type != "DequantizeLinear":
+            continue  # a layer left float
+        (got,) = layer_outputs(model, [layer.output[0]], crops)
+        error = (got - want).mean(axis=(0, 2, 3) if got.ndim == 4 else 0)
+        bias, scale = inits[dequantize.input[0]], numpy_helper.to_array(inits[dequantize.input[1]])
+        fixed = numpy_helper.to_array(bias).astype(np.int64) - np.round(error / scale).astype(np.int64)
+        bias.CopyFrom(
+            numpy_helper.from_array(np.clip(fixed, -(2**31), 2**31 - 1).astype(np.int32), bias.name)
+        )
+    onnx.save(model, str(target))
+
+
 def write_models(
-    source: Path, out: Path, seen: dict[str, list[np.ndarray]], names: tuple[str, ...], **options: bool
+    source: Path,
+    out: Path,
+    seen: dict[str, list[np.ndarray]],
+    names: tuple[str, ...],
+    bias_correction: bool = False,
+    **options: bool,
 ) -> list[str]:
     """Fill `out` with the runtime's models: each of `names` quantized (its float original kept in
     out/float), the others copied; labels.json names the float classifier in "profiles_from" when the
-    classifier is quantized. Returns what was written."""
+    classifier is quantized; `bias_correction`: the 8-bit classifier's biases corrected (correct_biases).
+    Returns what was written."""
     with tempfile.TemporaryDirectory() as tmp:  # `source` may be `out` itself: read everything first
         originals = {n: Path(shutil.copyfile(source / n, Path(tmp) / n)) for n in (DETECTOR, CLASSIFIER)}
         labels = json.loads((source / LABELS_JSON).read_text())
@@ -184,6 +237,8 @@ def write_models(
             stale = out / "float" / name
             if name in names:
                 quantize(original, out / name, spread(seen[name], KEEP[name]), **options)
+                if name == CLASSIFIER and bias_correction:
+                    correct_biases(original, out / name, spread(seen[name], KEEP[name]))
                 shutil.copyfile(original, stale)
                 written += [f"{out / name} (8 bits)", str(stale)]
             else:
@@ -219,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector", action="store_true", help="quantize the detector too")
     parser.add_argument("--float-ends", action="store_true", help="keep the first and last layers float")
     parser.add_argument("--full-range", action="store_true", help="8-bit weights (saturate without VNNI)")
+    parser.add_argument(
+        "--bias-correction", action="store_true", help="correct the 8-bit classifier's biases"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         try:
@@ -233,7 +291,13 @@ def main(argv: list[str] | None = None) -> int:
         seen = record_inputs(source, calibration_photos(args.scenes))
         names = (CLASSIFIER, DETECTOR) if args.detector else (CLASSIFIER,)
         for line in write_models(
-            source, args.out, seen, names, ends=args.float_ends, reduce_range=not args.full_range
+            source,
+            args.out,
+            seen,
+            names,
+            args.bias_correction,
+            ends=args.float_ends,
+            reduce_range=not args.full_range,
         ):
             print("wrote", line)
     return 0

@@ -17,9 +17,12 @@ from datasets.onnx_features import add_features
 from datasets.quantize import (
     CLASSIFIER,
     DETECTOR,
+    correct_biases,
     float_ends,
     float_models,
+    layer_outputs,
     main,
+    quantize,
     record_inputs,
     trained_model,
     write_models,
@@ -107,25 +110,27 @@ def test_a_profile_made_with_the_float_classifier_is_read(
         Recognizer(source).with_profile(stranger)
 
 
-def test_float_ends_are_the_layers_next_to_input_and_outputs(tmp_path: Path) -> None:
-    """A chain conv -> relu -> conv -> relu -> gemm: the first conv reads the input, the gemm makes the
-    output; the middle conv is neither."""
+def chain_model(path: Path) -> Path:
+    """A chain conv -> relu -> conv -> relu -> pool -> gemm, random weights and biases, saved at `path`."""
     from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(0)
     inits = [
-        numpy_helper.from_array(rng.random((4, 3, 3, 3), dtype=np.float32), "w1"),
-        numpy_helper.from_array(rng.random((4, 4, 3, 3), dtype=np.float32), "w2"),
-        numpy_helper.from_array(rng.random((4, 5), dtype=np.float32), "w3"),
+        numpy_helper.from_array(rng.normal(size=(4, 3, 3, 3)).astype(np.float32), "w1"),
+        numpy_helper.from_array(rng.normal(size=4).astype(np.float32), "b1"),
+        numpy_helper.from_array(rng.normal(size=(4, 4, 3, 3)).astype(np.float32), "w2"),
+        numpy_helper.from_array(rng.normal(size=4).astype(np.float32), "b2"),
+        numpy_helper.from_array(rng.normal(size=(4, 5)).astype(np.float32), "w3"),
+        numpy_helper.from_array(rng.normal(size=5).astype(np.float32), "b3"),
     ]
     nodes = [
-        helper.make_node("Conv", ["x", "w1"], ["a"], name="first", pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["x", "w1", "b1"], ["a"], name="first", pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["a"], ["b"], name="r1"),
-        helper.make_node("Conv", ["b", "w2"], ["c"], name="middle", pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["b", "w2", "b2"], ["c"], name="middle", pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c"], ["d"], name="r2"),
         helper.make_node("GlobalAveragePool", ["d"], ["e"], name="pool"),
         helper.make_node("Flatten", ["e"], ["f"], name="flat"),
-        helper.make_node("Gemm", ["f", "w3"], ["y"], name="last"),
+        helper.make_node("Gemm", ["f", "w3", "b3"], ["y"], name="last"),
     ]
     graph = helper.make_graph(
         nodes,
@@ -134,9 +139,36 @@ def test_float_ends_are_the_layers_next_to_input_and_outputs(tmp_path: Path) -> 
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 5])],
         initializer=inits,
     )
-    path = tmp_path / "chain.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
-    assert float_ends(path) == ["first", "last"]
+    return path
+
+
+def test_float_ends_are_the_layers_next_to_input_and_outputs(tmp_path: Path) -> None:
+    """The first conv reads the input, the gemm makes the output; the middle conv is neither."""
+    assert float_ends(chain_model(tmp_path / "chain.onnx")) == ["first", "last"]
+
+
+def test_bias_correction_takes_the_mean_error_out(tmp_path: Path) -> None:
+    """Each 8-bit layer's outputs miss the float layer's by some mean per channel; after the correction
+    that mean is (nearly) gone."""
+    original = chain_model(tmp_path / "chain.onnx")
+    inputs = [np.random.default_rng(k).random((64, 3, 8, 8), dtype=np.float32) for k in range(4)]
+    plain, fixed = tmp_path / "plain.onnx", tmp_path / "fixed.onnx"
+    quantize(original, plain, inputs)
+    fixed.write_bytes(plain.read_bytes())
+    correct_biases(original, fixed, inputs)
+    crops = np.concatenate(inputs)
+    (want,) = layer_outputs(onnx.load(str(original)), ["y"], crops)
+
+    def mean_error(path: Path) -> float:
+        model = onnx.load(str(path))
+        (got,) = layer_outputs(
+            model, [next(n.output[0] for n in model.graph.node if n.name == "last")], crops
+        )
+        return float(np.abs((got - want).mean(axis=0)).max())
+
+    before, after = mean_error(plain), mean_error(fixed)
+    assert before > 1e-3 and after < before / 2
 
 
 def test_the_shipped_classifier_is_its_float_original_in_8_bits() -> None:
