@@ -20,6 +20,7 @@ import torch
 
 from datasets.models import BonusReaderNet, ClassifierEnsemble, TileClassifier, TileDetector
 from datasets.onnx_features import add_features
+from datasets.quantize import drop_float_originals
 from datasets.tile_crops import CROP_H, CROP_W, PAD
 from datasets.yolo import LABELS, PROJECT_ROOT
 
@@ -190,10 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         labels["detector_threshold"] = args.threshold
     (out / "labels.json").write_text(json.dumps(labels, indent=2) + "\n")
-    for stale in ("detector.onnx", "classifier.onnx"):  # float originals of models this run replaced
-        (out / "float" / stale).unlink(missing_ok=True)
-    if (out / "float").is_dir() and not any((out / "float").iterdir()):
-        (out / "float").rmdir()
+    drop_float_originals(out, ("detector.onnx", "classifier.onnx"))  # this run replaced both models
     for p in paths:
         print(f"{p}: {p.stat().st_size / 1e6:.2f} MB")
     print(f"max |onnx - torch|: detector {d_err:.2e}, classifier {c_err:.2e}, bonus reader {r_err:.2e}")

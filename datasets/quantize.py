@@ -37,8 +37,9 @@ from datasets.yolo import PROJECT_ROOT, data_dir
 from recognizer.set_profile import fingerprint
 
 MODELS_DIR = PROJECT_ROOT / "models"
-FLOAT_DIR = MODELS_DIR / "float"
-"""The float originals of the quantized models (not packaged: training and this step read them)."""
+FLOAT = "float"
+"""The subfolder of a models folder holding the float originals of its quantized models (not packaged:
+training and this step read them)."""
 DETECTOR, CLASSIFIER, LABELS_JSON = "detector.onnx", "classifier.onnx", "labels.json"
 PHOTOS = 60  # training photos of the dataset, drawn with SEED
 SCENES = 60  # first scenes of each --scenes folder
@@ -46,11 +47,26 @@ SEED = 0
 KEEP = {DETECTOR: 80, CLASSIFIER: 160}  # calibration batches kept per model, evenly through the photos
 
 
+def float_original(models: Path, name: str) -> Path:
+    """Where a models folder keeps the float original of its model `name`."""
+    return models / FLOAT / name
+
+
 def trained_model(models: Path, name: str) -> Path:
     """The trained (float) file of model `name` in a models folder: its float original where the runtime's
     copy is quantized, else the runtime's own file."""
-    original = models / "float" / name
+    original = float_original(models, name)
     return original if original.is_file() else models / name
+
+
+def drop_float_originals(models: Path, names: tuple[str, ...]) -> None:
+    """Remove the float originals of models `names` (their runtime copies are float again), and the
+    originals' folder once it is empty."""
+    for name in names:
+        float_original(models, name).unlink(missing_ok=True)
+    folder = models / FLOAT
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def float_models(models: Path, folder: Path) -> Path:
@@ -231,26 +247,24 @@ def write_models(
     with tempfile.TemporaryDirectory() as tmp:  # `source` may be `out` itself: read everything first
         originals = {n: Path(shutil.copyfile(source / n, Path(tmp) / n)) for n in (DETECTOR, CLASSIFIER)}
         labels = json.loads((source / LABELS_JSON).read_text())
-        (out / "float").mkdir(parents=True, exist_ok=True)
+        (out / FLOAT).mkdir(parents=True, exist_ok=True)
         written = []
         for name, original in originals.items():
-            stale = out / "float" / name
             if name in names:
-                quantize(original, out / name, spread(seen[name], KEEP[name]), **options)
+                batches = spread(seen[name], KEEP[name])
+                quantize(original, out / name, batches, **options)
                 if name == CLASSIFIER and bias_correction:
-                    correct_biases(original, out / name, spread(seen[name], KEEP[name]))
-                shutil.copyfile(original, stale)
-                written += [f"{out / name} (8 bits)", str(stale)]
+                    correct_biases(original, out / name, batches)
+                kept = Path(shutil.copyfile(original, float_original(out, name)))
+                written += [f"{out / name} (8 bits)", str(kept)]
             else:
                 shutil.copyfile(original, out / name)
-                stale.unlink(missing_ok=True)
                 written.append(str(out / name))
+    drop_float_originals(out, tuple(name for name in originals if name not in names))
     labels.pop("profiles_from", None)
     if CLASSIFIER in names:
-        labels["profiles_from"] = [fingerprint((out / "float" / CLASSIFIER).read_bytes())]
+        labels["profiles_from"] = [fingerprint(float_original(out, CLASSIFIER).read_bytes())]
     (out / LABELS_JSON).write_text(json.dumps(labels, indent=2) + "\n")
-    if not any((out / "float").iterdir()):
-        (out / "float").rmdir()
     return [*written, str(out / LABELS_JSON)]
 
 
@@ -280,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            source = float_models(args.source or MODELS_DIR, Path(tmp) / "float")
+            source = float_models(args.source or MODELS_DIR, Path(tmp) / FLOAT)
         except OSError as exc:
             print(f"error: float models not found ({exc})", file=sys.stderr)
             return 2
