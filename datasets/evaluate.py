@@ -352,15 +352,15 @@ SWEEP_BACK_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
 
 def sweep(raws: list[Raw], base: Settings) -> list[dict[str, Any]]:
     """Two stages from the raw outputs: detector thresholds (face-up x face-down channel) with the base
-    classifier settings; then, at the best thresholds, test-time turns x combine x square band x limits;
-    last, for the best of all, confidence scaled by the detector score (`full_score`)."""
+    classifier settings; then, at the best thresholds, test-time turns x combine x square band x limits.
+    Best first."""
 
     def run(settings: Settings) -> dict[str, Any]:
         tally = Tally()
         for raw in raws:
             found = _decide_raw(raw, settings)
             tally.add(found.xyxy, found.class_id, found.confidence, raw.truth, raw.labels)
-        keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits", "full_score")
+        keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits")
         return {k: getattr(settings, k) for k in keys} | tally.summary()
 
     def rank(row: dict[str, Any]) -> tuple[float, float]:
@@ -382,10 +382,6 @@ def sweep(raws: list[Raw], base: Settings) -> list[dict[str, Any]]:
                 if row != best:
                     rows.append(row)
     rows.sort(key=rank, reverse=True)
-    top = rows[0]
-    keys = ("threshold", "back_threshold", "turns", "combine", "square_band", "tile_limits")
-    for full in (0.5, 0.7, 0.9):  # confidence also scaled by the detector score: only the flags change
-        rows.append(run(replace(base, full_score=full, **{k: top[k] for k in keys})))
     return rows
 
 
@@ -525,11 +521,11 @@ def main(argv: list[str] | None = None) -> int:
         variant = VARIANTS[args.sweep_variant] if args.sweep_variant else None
         print(f"collecting raw outputs for {len(samples)} photos ...", file=sys.stderr)
         rows = sweep(collect_raw(recognizer, samples, min(SWEEP_THRESHOLDS), variant), settings)
-        print("thresh back turns     combine band limits full tileP  tileR  F1     allright <=18right "
+        print("thresh back turns     combine band limits tileP  tileR  F1     allright <=18right "
               "flagged/wrong")  # fmt: skip
-        for r in [*rows[:25], *rows[-3:]]:
+        for r in rows[:25]:
             print(f"{r['threshold']:<6} {r['back_threshold']:<4} {r['turns']:<9} {r['combine']:<7} "
-                  f"{r['square_band']:<4} {r['tile_limits']!s:<6} {r['full_score']:<4} "
+                  f"{r['square_band']:<4} {r['tile_limits']!s:<6} "
                   f"{r['tile_precision']:.3f}  {r['tile_recall']:.3f}  {r['tile_f1']:.3f}  "
                   f"{r['photos_all_right']:.3f}    "
                   f"{r[f'photos_le_{SMALL_HAND}_all_right']:.3f}     {r['flagged_uncertain']:.2f}/"

@@ -70,7 +70,6 @@ def report(
             ),
             recognizer.classifier.rejects,
         )
-        probs = recognizer.reread_bonus(image.rgb, boxes, probs)  # as the runtime reads them
         rejected = not_tile >= s.not_a_tile_min
         n = len(sample.boxes)
         seen["tiles read as no tile"] += n
@@ -91,7 +90,7 @@ def report(
             for key in keys:
                 seen[key] += 1
                 right[key] += int(t == g)
-            if family(t) == "bonus":  # a second reader of flowers and seasons gets only these to read
+            if family(t) == "bonus":  # the family right, whichever flower or season it is read as
                 seen["bonus read as flower or season"] += 1
                 right["bonus read as flower or season"] += int(family(g) == "bonus")
             if t != g:

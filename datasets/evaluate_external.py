@@ -96,7 +96,7 @@ def provenance(models: Path | None) -> dict[str, str]:
         "commit": git("rev-parse", "--short", "HEAD"),
         "uncommitted_runtime_changes": git("status", "--porcelain", "--", "recognizer", "models") or "none",
     }
-    for name in ("detector.onnx", "classifier.onnx", "bonus_reader.onnx"):
+    for name in ("detector.onnx", "classifier.onnx"):
         path = folder / name
         out[name] = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.is_file() else "?"
     return out

@@ -109,6 +109,9 @@ def report(
             "tiles_right",
             "photos_right",
             "codes_right",
+            "unsure",
+            "unsure_wrong",
+            "sure_wrong",
         ):
             setattr(total, field, getattr(total, field) + getattr(tally, field))
         total.per_photo += tally.per_photo
@@ -129,6 +132,10 @@ def report(
             sum(h["photos_codes_right"] * h["scenes"] for h in hands) / max(n_hands, 1), 4
         ),
         "bonus_right": round(sum(v["bonus_right"] for v in out.values()) / max(bonus_t, 1), 4),
+        **{
+            key: overall[key]
+            for key in ("flagged_uncertain", "flagged_that_were_wrong", "unflagged_that_were_wrong")
+        },
         "per_photo": total.per_photo,
         "per_class": total.per_class_table(),
     }
@@ -226,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{artwork:<22} {r['scenes']:>6} {r['tile_precision']:>6.3f} {r['tile_recall']:>6.3f}"
             f" {r['tile_f1']:>6.3f} {r['photos_all_right']:>9.3f}"
         )
+    print(
+        f"flagged uncertain {a['flagged_uncertain']:.3f} of found tiles, of which wrong "
+        f"{a['flagged_that_were_wrong']:.3f}; unflagged but wrong {a['unflagged_that_were_wrong']:.3f}"
+    )
     print(f"flowers and seasons found, named right by code: {bonus_per_class(a['per_class'])}")
     write_report(args.json, args.folder, args.models, out)
     return 0

@@ -3,8 +3,7 @@
 Example:
   .venv/bin/python -m datasets.export_onnx \
       --detector runs/detector/best.pt --classifier runs/classifier/best.pt
-  (several --classifier checkpoints export as one averaging ensemble, datasets.models.ClassifierEnsemble;
-  --bonus-reader adds the second reader of flowers and seasons, datasets.train_bonus_reader)
+  (several --classifier checkpoints export as one averaging ensemble, datasets.models.ClassifierEnsemble)
 The models are written float; `datasets.quantize` then makes the runtime's 8-bit classifier from them.
 """
 
@@ -18,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from datasets.models import BonusReaderNet, ClassifierEnsemble, TileClassifier, TileDetector
+from datasets.models import ClassifierEnsemble, TileClassifier, TileDetector
 from datasets.onnx_features import add_features
 from datasets.quantize import drop_float_originals
 from datasets.tile_crops import CROP_H, CROP_W, PAD
@@ -94,15 +93,6 @@ def load_classifier(paths: list[str]) -> torch.nn.Module:
     return model.eval()
 
 
-def load_bonus_reader(path: Path) -> tuple[torch.nn.Module, list[str]]:
-    """The bonus reader of a checkpoint, in eval mode, and the codes it names (then "none of them")."""
-    ck = torch.load(path, map_location="cpu", weights_only=False)
-    codes = [str(c) for c in ck["codes"]]
-    reader = BonusReaderNet(len(codes) + 1)
-    reader.load_state_dict(ck["model"])
-    return reader.eval(), codes
-
-
 def classifier_outputs(model: torch.nn.Module) -> int:
     """out_features of the model's final Linear (of an ensemble: of its last member)."""
     return [m for m in model.modules() if isinstance(m, torch.nn.Linear)][-1].out_features
@@ -130,22 +120,20 @@ def main(argv: list[str] | None = None) -> int:
         help=f"write this crop pad (box growth per side the runtime reads crops with) as pad; default the "
         f"training pad {PAD} (crops were trained at {PAD} -0.04/+0.06; v4 ships 0.175, best on valid)",
     )
-    ap.add_argument("--bonus-reader", help="a datasets.train_bonus_reader checkpoint: bonus_reader.onnx")
     args = ap.parse_args(argv)
     if not 0 <= args.pad < 0.5:
         print("error: --pad must lie between 0 and 0.5", file=sys.stderr)
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for p in (args.detector, *args.classifier, *([args.bonus_reader] if args.bonus_reader else [])):
+    for p in (args.detector, *args.classifier):
         if not Path(p).is_file():
             print(f"error: checkpoint not found: {p}", file=sys.stderr)
             return 2
     torch.manual_seed(0)
     try:  # before anything is written, so a bad checkpoint leaves the models folder as it was
         cls = load_classifier(args.classifier)
-        loaded = load_bonus_reader(Path(args.bonus_reader)) if args.bonus_reader else None
-    except (ValueError, KeyError, RuntimeError) as exc:
+    except (ValueError, KeyError, RuntimeError) as exc:  # no "model", or weights of another shape
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
@@ -177,14 +165,6 @@ def main(argv: list[str] | None = None) -> int:
     }
     if classifier_outputs(cls) == len(LABELS) + 1:
         labels["not_a_tile"] = True  # the last logit is "not a tile" (recognizer/models.py)
-    paths, r_err = [det_path, cls_path], 0.0
-    if loaded is not None:
-        reader, codes = loaded
-        reader_path = out / "bonus_reader.onnx"
-        _export(reader, torch.rand(2, 3, CROP_H, CROP_W), reader_path, "crops", ["logits"])
-        r_err = _check(reader_path, reader, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])
-        labels["bonus_reader"] = codes  # its logits: these codes, then "none of them"
-        paths.append(reader_path)
     if args.threshold is not None:
         if not 0 < args.threshold < 1:
             print("error: --threshold must lie between 0 and 1", file=sys.stderr)
@@ -192,10 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         labels["detector_threshold"] = args.threshold
     (out / "labels.json").write_text(json.dumps(labels, indent=2) + "\n")
     drop_float_originals(out, ("detector.onnx", "classifier.onnx"))  # this run replaced both models
-    for p in paths:
+    for p in (det_path, cls_path):
         print(f"{p}: {p.stat().st_size / 1e6:.2f} MB")
-    print(f"max |onnx - torch|: detector {d_err:.2e}, classifier {c_err:.2e}, bonus reader {r_err:.2e}")
-    if max(d_err, c_err, r_err) > 1e-3:
+    print(f"max |onnx - torch|: detector {d_err:.2e}, classifier {c_err:.2e}")
+    if max(d_err, c_err) > 1e-3:
         print("error: ONNX outputs differ from torch", file=sys.stderr)
         return 1
     return 0

@@ -94,24 +94,3 @@ class TileDetector(nn.Module):
         if self.export_mode:
             heat = torch.sigmoid(heat)
         return heat, size, offset
-
-
-class BonusReaderNet(nn.Module):
-    """The bonus reader's network: four double-conv blocks (32-128 channels) at the classifier's 3x64x48
-    crop, pooled, one linear layer (about 0.46 M parameters): full resolution in its first block, so the
-    small print of a flower or season (a numeral, a character, a name) is seen stroke by stroke."""
-
-    def __init__(self, outputs: int) -> None:
-        super().__init__()
-        layers: list[nn.Module] = []
-        channels = 3
-        for k in (32, 64, 96, 128):
-            for c_in in (channels, k):
-                layers += [nn.Conv2d(c_in, k, 3, padding=1), nn.BatchNorm2d(k), nn.ReLU()]
-            layers.append(nn.MaxPool2d(2))
-            channels = k
-        self.features = nn.Sequential(*layers)
-        self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(channels, outputs))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x))

@@ -15,7 +15,6 @@ from scoring.jsonread import parse_object, quote
 MODELS_ENV = "MAHJONG_NTS_MODELS"
 DETECTOR_FILE = "detector.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
-BONUS_READER_FILE = "bonus_reader.onnx"
 LABELS_FILE = "labels.json"
 
 
@@ -71,8 +70,6 @@ class ModelConfig:
     detector_input: str | None = None  # optional "detector_input": "square" (stretched) or "letterbox"
     not_a_tile: bool = False  # optional "not_a_tile": the classifier's logits have one more, last column
     # meaning "no tile at all" (a keyboard key, a window pane), after the columns of `labels`
-    bonus_reader: tuple[str, ...] = ()  # optional "bonus_reader": the flower and season codes that
-    # bonus_reader.onnx names, in its logits' order, then one more logit: "none of them"
     profiles_from: tuple[str, ...] = ()  # optional "profiles_from": fingerprints of the classifiers whose
     # set profiles this one reads too (the float model it was quantized from: the same look, 8 bits)
 
@@ -101,17 +98,6 @@ class ModelConfig:
         not_a_tile = data.get("not_a_tile", False)
         if not isinstance(not_a_tile, bool):
             raise ModelError(f"{LABELS_FILE}: not_a_tile must be true or false, got {quote(not_a_tile)}")
-        reader = data.get("bonus_reader", [])
-        bonus = {x for x in labels if x[-1:] in ("f", "y")}
-        if (
-            not isinstance(reader, list)
-            or not all(isinstance(x, str) and x in bonus for x in reader)
-            or len(set(reader)) != len(reader)
-        ):
-            raise ModelError(
-                f"{LABELS_FILE}: bonus_reader must list distinct flower and season codes of 'labels', "
-                f"got {quote(reader)}"
-            )
         profiles_from = data.get("profiles_from", [])
         if not isinstance(profiles_from, list) or not all(
             isinstance(x, str) and len(x) == 16 and all(c in "0123456789abcdef" for c in x)
@@ -129,26 +115,22 @@ class ModelConfig:
             detector_threshold=threshold,
             detector_input=detector_input,
             not_a_tile=not_a_tile,
-            bonus_reader=tuple(reader),
             profiles_from=tuple(profiles_from),
         )
 
 
 @dataclass(frozen=True)
 class ModelFiles:
-    """The bytes of the ONNX models and their configuration (the bonus reader only where labels.json
-    names one)."""
+    """The bytes of the ONNX models and their configuration."""
 
     detector: bytes
     classifier: bytes
     config: ModelConfig
     where: str
-    bonus_reader: bytes | None = None
 
 
 def load_model_files(model_dir: Path | str | None = None) -> ModelFiles:
-    """Read detector.onnx, classifier.onnx, labels.json and, where labels.json names it,
-    bonus_reader.onnx; ModelError names what is missing."""
+    """Read detector.onnx, classifier.onnx and labels.json; ModelError names what is missing."""
     folder = model_folder(model_dir)
     missing = [
         name for name in (DETECTOR_FILE, CLASSIFIER_FILE, LABELS_FILE) if not folder.joinpath(name).is_file()
@@ -161,13 +143,9 @@ def load_model_files(model_dir: Path | str | None = None) -> ModelFiles:
         config = ModelConfig.from_dict(read_labels_json(model_dir))
     except (ValueError, OSError) as exc:
         raise ModelError(f"{LABELS_FILE} in {folder} unreadable: {exc}") from None
-    reader = folder.joinpath(BONUS_READER_FILE)
-    if config.bonus_reader and not reader.is_file():
-        raise ModelError(f"model files missing in {folder}: {BONUS_READER_FILE} ({LABELS_FILE} names it)")
     return ModelFiles(
         detector=folder.joinpath(DETECTOR_FILE).read_bytes(),
         classifier=folder.joinpath(CLASSIFIER_FILE).read_bytes(),
         config=config,
         where=str(folder),
-        bonus_reader=reader.read_bytes() if config.bonus_reader else None,
     )

@@ -12,7 +12,6 @@ from typing import Literal
 import numpy as np
 
 from recognizer.blank_white import as_white_dragons, blank_faces
-from recognizer.bonus_reader import READER_NAME, BonusReader
 from recognizer.classifier import Combine, TileClassifier, TurnMode, split_not_a_tile
 from recognizer.constraints import apply_tile_limits
 from recognizer.detections import TOP_K, Detections
@@ -85,7 +84,6 @@ class Settings:
     back_min_prob: float = 0.8  # otherwise the classifier needs this much for "back" (blank white dragons)
     blank_white: bool = True  # a tile read as a back whose middle is plain and the colour of the photo's
     # faces is a blank white dragon (recognizer/blank_white.py; judged in benchmarks/RESULTS.md, session 28)
-    full_score: float = 0.0  # detector score that counts as certain; 0 = confidence is the classifier's
     unstretch: bool = True  # retry square photos whose tiles look stretched (recognizer/unstretch.py;
     # a phone photo, never square, is never retried: unstretch.may_be_stretched)
     shapes_as_seen: bool = True  # ... judging box shapes as the detector sees them (the photo stretched to
@@ -113,11 +111,6 @@ class Settings:
     # the input side, which wins when its boxes hold most of them, two or more each (a close-up found in
     # parts: the sticks of a bamboo tile). World tune close-ups F1 0.750 -> 0.830, lone tune 0.613 -> 0.659
     # (benchmarks/RESULTS.md, session 28)
-    bonus_reread_min: float = 0.3  # a tile the classifier gives at least this much flower-or-season
-    # probability is read again by the bonus reader, where the models have one (labels.json
-    # "bonus_reader"; recognizer/bonus_reader.py); above 1: never
-    bonus_reader_weight: float = 1.0  # how much the reader's division of that share counts against the
-    # classifier's (1: the reader's alone; geometric mean otherwise)
     detector_stretch: float | None = None  # None: labels.json's "detector_input" ("square": SQUARE,
     # "letterbox": 1), else STRETCH. The photo's long side is squeezed by up to this factor for the
     # detector (detector.input_layout). Stretching every photo to the square, as the training photos were
@@ -157,17 +150,6 @@ class Recognizer:
         )
         self.classifier_id = fingerprint(files.classifier)
         self.reads_profiles_of = {self.classifier_id, *self.config.profiles_from}
-        self.bonus_reader = (
-            BonusReader(
-                make_session(files.bonus_reader, READER_NAME, threads),
-                self.config.crop_size,
-                pad,
-                self.config.bonus_reader,
-                LABELS,
-            )
-            if files.bonus_reader is not None
-            else None
-        )
 
     def with_profile(self, profile: SetProfile | None) -> Recognizer:
         """A recognizer sharing this one's models that reads tiles with a set's named examples (None:
@@ -311,20 +293,7 @@ class Recognizer:
             probs = self.classifier.probabilities(
                 image.rgb, boxes.xyxy, s.turns, s.combine, s.square_band, s.flip_below
             )
-            tiles, not_tile = split_not_a_tile(probs, self.classifier.rejects)
-            return self.reread_bonus(image.rgb, boxes.xyxy, tiles), not_tile
         return split_not_a_tile(probs, self.classifier.rejects)
-
-    def reread_bonus(self, rgb: np.ndarray, xyxy: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """(n, 43) tile probabilities with the likely flowers and seasons read again by the bonus reader
-        (as they were without one). Not for a squeezed row's boxes, whose shapes do not say how the tiles
-        lie."""
-        if self.bonus_reader is None or self.settings.bonus_reread_min > 1:
-            return probs
-        s = self.settings
-        return self.bonus_reader.reread(
-            rgb, xyxy, probs, s.bonus_reread_min, s.square_band, s.bonus_reader_weight
-        )
 
     def reads_blank_by_colour(self) -> bool:
         """Whether a plain tile read as a back in the faces' colour is taken for a blank white dragon
@@ -411,8 +380,6 @@ def decide(boxes: TileBoxes, probs: np.ndarray, scale: float, settings: Settings
     rows = np.arange(len(choice))
     confidence = probs[rows, choice]
     confidence[locked] = np.maximum(confidence[locked], boxes.score[locked])
-    if settings.full_score > 0:
-        confidence = confidence * np.clip(boxes.score / settings.full_score, 0.0, 1.0)
     if settings.drop_twins and boxes.squeeze is None:  # a squeezed row has row_duplicates instead
         kept = np.nonzero(~found_twice(boxes.xyxy, choice, confidence, BACK_INDEX))[0]
         boxes, probs, choice, confidence = boxes.select(kept), probs[kept], choice[kept], confidence[kept]

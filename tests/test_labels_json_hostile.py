@@ -41,10 +41,6 @@ GOOD: dict[str, Any] = {
         ({"detector_threshold": "0.4"}, "detector_threshold"),
         ({"detector_input": ["square"]}, "detector_input"),
         ({"labels": None}, "labels"),
-        ({"bonus_reader": ["1f", "1m"]}, "bonus_reader must list distinct flower and season codes"),
-        ({"bonus_reader": ["1f", "1f"]}, "bonus_reader"),
-        ({"bonus_reader": "1f"}, "bonus_reader"),
-        ({"bonus_reader": [["1f"]]}, "bonus_reader"),
         ({"profiles_from": "f44482691e87232b"}, "profiles_from must list classifier fingerprints"),
         ({"profiles_from": ["F44482691E87232B"]}, "profiles_from"),
         ({"profiles_from": ["f4448269"]}, "profiles_from"),
@@ -59,7 +55,7 @@ def test_wrong_types_are_named(change: dict[str, Any], named: str) -> None:
 
 @given(
     st.dictionaries(
-        st.sampled_from([*GOOD, "detector_threshold", "detector_input", "bonus_reader", "profiles_from"]),
+        st.sampled_from([*GOOD, "detector_threshold", "detector_input", "profiles_from"]),
         st.recursive(
             st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
             lambda children: st.lists(children, max_size=3),
@@ -73,6 +69,12 @@ def test_any_values_give_a_config_or_a_model_error(change: dict[str, Any]) -> No
         ModelConfig.from_dict(GOOD | change)
     except ModelError as error:
         assert "\n" not in str(error)
+
+
+def test_an_old_bonus_reader_key_is_ignored_as_any_unknown_key() -> None:
+    # labels.json of an export with the bonus reader (never shipped, removed): read as without it
+    old = {"bonus_reader": ["1f", "2f", "3f", "4f", "1y", "2y", "3y", "4y"], "some_future_key": [None]}
+    assert ModelConfig.from_dict(GOOD | old) == ModelConfig.from_dict(GOOD)
 
 
 @pytest.mark.parametrize("text", ["[" * 5000, '{"labels": ' + "1" * 5000 + "}", "\xff", "[]"])
