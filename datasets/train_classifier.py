@@ -25,6 +25,7 @@ from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, pa
 from datasets.batch_workers import epoch_batches, slices
 from datasets.export_onnx import load_classifier
 from datasets.mine_negatives import far_from_tiles, read_negatives
+from datasets.mix_style import add_mix_style
 from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
 from datasets.random_conv import random_convolution
@@ -324,6 +325,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="share of crops filtered by a random convolution (datasets/random_conv.py; 0: none)",
     )
+    ap.add_argument(
+        "--mix-style",
+        type=float,
+        default=0.0,
+        help="chance a batch's early features swap their statistics between crops (datasets/mix_style.py; "
+        "0: never)",
+    )
     ap.add_argument("--none-frac", type=float, default=0.06, help="share of crops that are not tiles")
     ap.add_argument(
         "--choose-also",
@@ -383,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
 
     model = TileClassifier(outputs, args.width)
+    if args.mix_style > 0:  # after the first two stages, where a set's ink and light live
+        add_mix_style([model.features[1], model.features[3]], args.seed, args.mix_style)
     optimisation = start_optimisation(model, args, run, args.epochs * steps_per_epoch, pct_start=0.15)
     opt, sched, start, best = optimisation.opt, optimisation.sched, optimisation.start, optimisation.best
     teacher = load_classifier(args.teacher).to(args.device) if args.teacher else None
