@@ -54,6 +54,21 @@ SMALL_HAND = 18
 ORIENTATION = 0x0112
 
 
+FLAG_MARKS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+"""Uncertainty marks `Tally.flag_curve` reports (the app and CLI flag below recognizer.annotate's)."""
+
+
+def flag_curve_lines(curve: list[dict[str, float]]) -> list[str]:
+    """`Tally.flag_curve` as printed lines."""
+    lines = ["flag below  flagged  of which wrong  misreads flagged"]
+    for r in curve:
+        lines.append(
+            f"{r['below']:<10.2f}  {r['flagged']:>7.3f}  {r['flagged_wrong']:>14.3f}"
+            f"  {r['misreads_flagged']:>16.3f}"
+        )
+    return lines
+
+
 @dataclass
 class Tally:
     """Counts over many photos."""
@@ -80,6 +95,7 @@ class Tally:
     seconds: float = 0.0
     per_photo: list[tuple[int, int, int, bool]] = field(default_factory=list)  # tiles right, found,
     # truth, every tile right: one row a photo, in order, for paired comparisons (datasets.compare_runs)
+    read: list[tuple[float, bool]] = field(default_factory=list)  # every found tile: (confidence, right)
 
     def add(
         self, found_xyxy: np.ndarray, found_cls: np.ndarray, found_conf: np.ndarray, truth: np.ndarray,
@@ -95,6 +111,7 @@ class Tally:
         self.unsure += int(unsure.sum())
         self.unsure_wrong += int((unsure & ~correct).sum())
         self.sure_wrong += int((~unsure & ~correct).sum())
+        self.read += list(zip(np.asarray(found_conf, float).tolist(), correct.tolist(), strict=True))
         for i, j in pairs:
             label = int(truth_cls[j])
             self.per_class[label] += 1
@@ -152,6 +169,24 @@ class Tally:
             "unflagged_that_were_wrong": share(self.sure_wrong, self.found - self.unsure),
             "seconds_per_photo": round(self.seconds / max(self.photos, 1), 4),
         }
+
+    def flag_curve(self, marks: tuple[float, ...] = FLAG_MARKS) -> list[dict[str, float]]:
+        """For each uncertainty mark: the share of found tiles below it (flagged for the player to check),
+        the share of the misread or false ones among them, and the share of all misreads flagged."""
+        conf = np.array([c for c, _ in self.read], float)
+        wrong = np.array([not r for _, r in self.read], bool)
+        rows = []
+        for mark in marks:
+            flagged = conf < mark
+            rows.append(
+                {
+                    "below": mark,
+                    "flagged": round(float(flagged.mean()), 4) if len(conf) else 0.0,
+                    "flagged_wrong": round(float(wrong[flagged].mean()), 4) if flagged.any() else 0.0,
+                    "misreads_flagged": round(float(flagged[wrong].mean()), 4) if wrong.any() else 0.0,
+                }
+            )
+        return rows
 
     def per_class_table(self) -> list[dict[str, Any]]:
         """Accuracy of matched boxes per truth class, worst first."""
@@ -422,6 +457,7 @@ def print_report(name: str, tally: Tally, top: int = 12) -> None:
     print(f"flagged uncertain (confidence < {UNCERTAIN_BELOW}) {s['flagged_uncertain']:.3f} of found tiles; "
           f"{s['flagged_that_were_wrong']:.3f} of those wrong, {s['unflagged_that_were_wrong']:.3f} of the "
           f"rest wrong")  # fmt: skip
+    print("\n".join(flag_curve_lines(tally.flag_curve())))
     if s["truth_backs"]:
         print(f"face-down tiles: {s['truth_backs']} in truth, precision {s['back_precision']:.3f}  "
               f"recall {s['back_recall']:.3f}")  # fmt: skip
@@ -538,7 +574,10 @@ def main(argv: list[str] | None = None) -> int:
         tally = evaluate(recognizer, samples, subsets=subsets)
         print_report("valid (640x640 as stored)", tally)
         print_subsets(subsets)
-        out["valid"] = tally.summary() | {"per_class": tally.per_class_table()}
+        out["valid"] = tally.summary() | {
+            "per_class": tally.per_class_table(),
+            "flag_curve": tally.flag_curve(),
+        }
         out["valid_subsets"] = {name: t.summary() | {"per_photo": t.per_photo} for name, t in subsets.items()}
     chosen = [] if args.variants is None else [n for n in VARIANTS if not args.variants or n in args.variants]
     if args.variants is not None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from datasets.evaluate import Tally, evaluate, landscape_12mp, load_recognizer
+from datasets.evaluate import Tally, evaluate, flag_curve_lines, landscape_12mp, load_recognizer
 from datasets.settings_flags import add_set_flag
 from datasets.yolo import LABELS, read_folder
 from recognizer.pipeline import Recognizer, Settings
@@ -115,6 +115,7 @@ def report(
         ):
             setattr(total, field, getattr(total, field) + getattr(tally, field))
         total.per_photo += tally.per_photo
+        total.read += tally.read
         total.per_class += tally.per_class
         total.per_class_right += tally.per_class_right
         total.confusions += tally.confusions
@@ -136,6 +137,7 @@ def report(
             key: overall[key]
             for key in ("flagged_uncertain", "flagged_that_were_wrong", "unflagged_that_were_wrong")
         },
+        "flag_curve": total.flag_curve(),
         "per_photo": total.per_photo,
         "per_class": total.per_class_table(),
     }
@@ -237,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         f"flagged uncertain {a['flagged_uncertain']:.3f} of found tiles, of which wrong "
         f"{a['flagged_that_were_wrong']:.3f}; unflagged but wrong {a['unflagged_that_were_wrong']:.3f}"
     )
+    print("\n".join(flag_curve_lines(a["flag_curve"])))
     print(f"flowers and seasons found, named right by code: {bonus_per_class(a['per_class'])}")
     write_report(args.json, args.folder, args.models, out)
     return 0

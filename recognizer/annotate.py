@@ -21,8 +21,10 @@ from scoring.tiles import BACK
 Colour = tuple[int, int, int]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in the photo's original pixels
 
-UNCERTAIN_BELOW = 0.6
-"""A tile read with less confidence than this is uncertain: drawn in red, listed, offered alternatives."""
+UNCERTAIN_BELOW = 0.7
+"""A tile read with less confidence than this is uncertain: drawn in red, listed, offered alternatives.
+The highest mark at which most flags on the train artworks' scenes are misreads (benchmarks/RESULTS.md,
+session 31): on a set the classifier never saw, misreads are often read at 0.6-0.7."""
 
 SURE, UNCERTAIN, CORRECTED = "sure", "uncertain", "corrected"
 """A mark's state: read surely, read with less confidence than `uncertain_below`, changed by the player."""

@@ -42,6 +42,28 @@ def test_wrong_code_extra_box_and_miss() -> None:
     assert tally.per_class_table()[0]["code"] == "2m"
 
 
+def test_flag_curve_counts_misreads_and_false_boxes_below_each_mark() -> None:
+    tally = Tally()
+    found = np.array(
+        [[10, 10, 50, 66], [60, 10, 100, 66], [110, 10, 150, 66], [300, 300, 340, 356]], np.float32
+    )
+    # right and sure, misread and unsure, misread but sure, a false box fairly unsure
+    tally.add(found, np.array([0, 5, 7, 2]), np.array([0.97, 0.4, 0.85, 0.65]), TRUTH, CODES)
+    curve = {row["below"]: row for row in tally.flag_curve((0.5, 0.7, 0.9, 0.99))}
+    assert curve[0.5] == {
+        "below": 0.5,
+        "flagged": 0.25,
+        "flagged_wrong": 1.0,
+        "misreads_flagged": pytest.approx(1 / 3, abs=1e-3),
+    }
+    assert curve[0.7]["flagged"] == 0.5 and curve[0.7]["misreads_flagged"] == pytest.approx(2 / 3, abs=1e-3)
+    assert curve[0.9]["misreads_flagged"] == 1.0 and curve[0.9]["flagged_wrong"] == 1.0
+    assert curve[0.99]["flagged"] == 1.0 and curve[0.99]["flagged_wrong"] == 0.75
+    assert Tally().flag_curve((0.6,)) == [
+        {"below": 0.6, "flagged": 0.0, "flagged_wrong": 0.0, "misreads_flagged": 0.0}
+    ]
+
+
 def test_a_hand_with_its_codes_right_but_a_box_off_counts_only_as_codes_right() -> None:
     tally = Tally()
     off = TRUTH.copy()
