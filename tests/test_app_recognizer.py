@@ -83,6 +83,21 @@ def test_streamlit_app_reads_an_upload_and_reads_face_down_tiles_as_a_concealed_
     assert any("Geen stenen gevonden" in w.value for w in at.warning)
 
 
+def test_a_photo_read_mostly_unsure_suggests_teaching_the_set(fake_models: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
+    at.run()
+    sure = fake_world_photo([(0, 0), (0, 1), (1, 0), (1, 1), (0, 0), (0, 1)])
+    at.file_uploader(key="photo_upload-0").set_value(("sure.png", sure, "image/png")).run()
+    assert not at.exception
+    assert not any("de app kent deze set waarschijnlijk nog niet" in i.value for i in at.info)
+    # green levels halfway between the fake classifier's prototypes: read, but unsure of each
+    unsure = fake_world_photo([(0.25, 0.25)] * 4 + [(0, 0), (1, 1), (0, 1), (1, 0)])
+    at.file_uploader(key="photo_upload-0").set_value(("unsure.png", unsure, "image/png")).run()
+    assert not at.exception
+    [hint] = [i.value for i in at.info if "de app kent deze set waarschijnlijk nog niet" in i.value]
+    assert "Onze stenen leren" in hint  # names the panel that teaches it, as the page titles it
+
+
 @pytest.mark.skipif(
     not TRAINED, reason="trained models (models/detector.onnx, classifier.onnx) not present yet"
 )

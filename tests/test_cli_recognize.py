@@ -93,6 +93,21 @@ def test_readable_summary_and_annotation(
     assert (out_dir / "second-png.jpg").is_file()
 
 
+def test_a_photo_read_mostly_unsure_points_to_learn_set(
+    model_dir: Path, photos: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rgb = np.zeros((192, 320, 3), np.uint8)
+    for i in range(6):  # four tiles halfway between the fake classifier's prototypes, two plain ones
+        level = 0.25 if i < 4 else 1.0
+        draw_tile(rgb, (8 + 52 * i, 64, 48 + 52 * i, 120), level, level)
+    unsure = tmp_path / "unsure.png"
+    Image.fromarray(rgb).save(unsure)
+    assert main(["recognize", str(unsure), str(photos["first"]), "--models", str(model_dir)]) == 0
+    first, second = capsys.readouterr().out.split("first.png")
+    assert "uncertain:" in first and "many tiles uncertain" in first and "learn-set" in first
+    assert "many tiles uncertain" not in second
+
+
 def test_a_photo_without_tiles_says_so(
     model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -47,6 +47,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Groen: zeker · oranje: onzeker · blauw: door jou verbeterd",
         "Green: sure · orange: uncertain · blue: corrected by you",
     ),
+    "set_unfamiliar_hint": (
+        "Veel stenen zijn onzeker: de app kent deze set waarschijnlijk nog niet. Verbeter de oranje stenen "
+        "en laat de app daarna jullie stenen onthouden (‘Onze stenen leren’, onderaan): de volgende foto's "
+        "leest hij dan beter.",
+        "Many tiles are uncertain: the app probably does not know this set yet. Correct the orange tiles, "
+        "then let the app remember your tiles (‘Teach the app our tile set’, below): it then reads the next "
+        "photos better.",
+    ),
     # the club's own tile set
     "tile_set": ("Onze stenen leren", "Teach the app our tile set"),
     "tile_set_help": (

@@ -13,7 +13,13 @@ from typing import Any
 from mahjong_nts.cli.common import fraction
 from mahjong_nts.messages import one_line
 from mahjong_nts.reading.hand import hand_json
-from mahjong_nts.reading.tiles import UNCERTAIN_BELOW, grouped_codes, tiles_from_detections
+from mahjong_nts.reading.tiles import (
+    UNCERTAIN_BELOW,
+    grouped_codes,
+    looks_unfamiliar,
+    tiles_from_detections,
+    tiles_from_records,
+)
 from recognizer.detections import Detections
 from recognizer.errors import ImageError, ModelError, ProfileError
 from recognizer.imageio import LoadedImage, load_image
@@ -186,4 +192,9 @@ def summary(record: dict[str, Any]) -> str:
     unsure = [f"{t['code']} {t['confidence']:.2f}" for t in tiles if t["confidence"] < UNCERTAIN_BELOW]
     if unsure:
         lines.append(f"  uncertain: {', '.join(unsure)}")
+    if looks_unfamiliar(tiles_from_records(tiles)):
+        lines.append(
+            "  many tiles uncertain: this tile set may be new to the recognizer; "
+            "`mahjong-nts learn-set` teaches it, --set-profile reads with it"
+        )
     return "\n".join(lines)

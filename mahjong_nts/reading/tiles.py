@@ -13,7 +13,12 @@ from typing import Any
 from recognizer.annotate import CORRECTED, SURE, UNCERTAIN, UNCERTAIN_BELOW
 from scoring.tiles import BACK, BONUS_SUITS
 
-__all__ = ["BACK", "UNCERTAIN_BELOW", "Box", "TileRead", "grouped_codes", "is_bonus"]
+__all__ = ["BACK", "UNCERTAIN_BELOW", "Box", "TileRead", "grouped_codes", "is_bonus", "looks_unfamiliar"]
+
+UNFAMILIAR_SHARE, UNFAMILIAR_MIN = 0.25, 3
+"""A photo whose tiles are read uncertain this often (a quarter, and at least three) shows a set the
+classifier does not know well: on the training dataset's photos 4 % of photos are so, on scenes of artworks
+never trained on 42 % (benchmarks/RESULTS.md, session 31)."""
 
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in the photo's original pixels."""
@@ -62,6 +67,20 @@ class TileRead:
             return 0.0
         x0, y0, x1, y1 = self.box
         return max(x1 - x0, y1 - y0)
+
+
+def looks_unfamiliar(tiles: Iterable[TileRead]) -> bool:
+    """Whether the recognizer was unsure of so many of these tiles (as it read them, corrected or not)
+    that the set is likely new to it: then teaching it the set is worth the player's minute.
+
+    >>> looks_unfamiliar([TileRead("1m", 0.5, read_as="1m")] * 3 + [TileRead("2m", 0.99, read_as="2m")] * 9)
+    True
+    >>> looks_unfamiliar([TileRead("1m", 0.5, read_as="1m")] * 2 + [TileRead("2m", None)] * 9)
+    False
+    """
+    read = [tile.confidence for tile in tiles if tile.confidence is not None]
+    unsure = sum(1 for confidence in read if confidence < UNCERTAIN_BELOW)
+    return unsure >= max(UNFAMILIAR_MIN, UNFAMILIAR_SHARE * len(read))
 
 
 def read_tile(

@@ -44,7 +44,7 @@ from mahjong_nts.app.tile_set_panel import tile_set_panel
 from mahjong_nts.app.tiles_view import declared_melds, hand_tiles, palette, picture_choice, tile_css
 from mahjong_nts.app.widgets import choice, choices, labels_token, streamlit_words_css
 from mahjong_nts.reading.table import read_table
-from mahjong_nts.reading.tiles import BACK, is_bonus
+from mahjong_nts.reading.tiles import BACK, is_bonus, looks_unfamiliar
 from scoring import (
     TILE_CODES,
     WINDS,
@@ -96,8 +96,9 @@ def editor_for(reading: PhotoReading | None) -> HandEditor:
     return editors[key].bind(reading)
 
 
-def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
-    """The photo with numbered boxes in the colour of their state, and what went wrong, if anything."""
+def show_reading(reading: PhotoReading, editor: HandEditor, lang: str, can_teach: bool = False) -> None:
+    """The photo with numbered boxes in the colour of their state, and what went wrong, if anything; with
+    `can_teach` (the tile-set panel is on the page), a hint to teach the set when it reads as unfamiliar."""
     if reading.error:
         st.error(t(lang, "photo_unreadable", message=photo_message(reading.error, lang)))
         return
@@ -119,6 +120,8 @@ def show_reading(reading: PhotoReading, editor: HandEditor, lang: str) -> None:
         if left < len(reading.tiles):
             summary = f"{summary} {t(lang, 'read_left_out', count=len(reading.tiles) - left)}"
         st.caption(f"{summary} {t(lang, 'legend')}")
+        if can_teach and looks_unfamiliar(reading.tiles):
+            st.info(t(lang, "set_unfamiliar_hint"))
 
 
 # --- tile corrections -----------------------------------------------------------------------------
@@ -408,7 +411,7 @@ def render_hand_tab(
         reading = deps.read_photo(data) if data is not None else None
         editor = editor_for(reading)
         if reading is not None:
-            show_reading(reading, editor, lang)
+            show_reading(reading, editor, lang, can_teach=deps.tile_set is not None)
         tiles_read = reading.tiles if reading is not None and not reading.error else ()
         tile_set_panel(deps.tile_set, data, tiles_read, editor.tiles, editor.bonus, lang, "hand")
     prefix = f"hand-{reading.key if reading is not None else 'typed'}"
