@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 import streamlit as st
-from fake_models import tile_grid, write_fake_models
+from fake_models import draw_tile, tile_grid, write_fake_models
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 from test_cli_learn_set import LEARN, ODD
@@ -157,3 +158,71 @@ def test_the_panel_offers_the_whole_set(
     at.button(key="hand-tile-set-whole").click().run()
     assert not at.exception
     assert any("Stenen onthouden: 12." in s.value for s in at.success)
+
+
+# A winning hand of the fake world, four to a row: 111m 222m 333m 444m 55m (green top, green bottom per tile).
+WINNING_ROW = [(0.0, 0.0)] * 3 + [(0.0, 0.5)] * 3 + [(0.0, 1.0)] * 3 + [(0.5, 0.0)] * 3 + [(0.5, 0.5)] * 2
+
+
+def evening_with_winning_photo(tmp_path: Path) -> tuple[AppTest, Path]:
+    """The page on the fake models with the club's set memory, an evening started and a photo of a winning
+    hand uploaded; and where the set is kept."""
+    from test_app_flow import start, start_evening
+
+    from mahjong_nts.app.deps import AppDeps, sample_photos
+    from mahjong_nts.app.scoreboard import ScoreboardStore
+
+    path = tmp_path / "tile_set.json"
+    memory = TileSetMemory(path, recognizer)
+    deps = AppDeps(
+        read_photo=real_photo_reader(memory),
+        store=ScoreboardStore(tmp_path / "club.sqlite"),
+        samples=sample_photos(),
+        tile_set=memory,
+    )
+    at = start(deps)
+    start_evening(at, ["Anna", "Bas", "Cor", "Dirk"])
+    rgb = np.zeros((320, 256, 3), np.uint8)  # tile_grid's layout, a fourth row for the last two tiles
+    for i, (top, bottom) in enumerate(WINNING_ROW):
+        x, y = 16 + 60 * (i % 4), 8 + 80 * (i // 4)
+        draw_tile(rgb, (x, y, x + 40, y + 56), top, bottom)
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="PNG")
+    photo = out.getvalue()
+    at.file_uploader(key="photo_upload-0").set_value(("hand.png", photo, "image/png")).run()
+    assert not at.exception
+    return at, path
+
+
+def test_a_saved_winning_hand_from_a_photo_teaches_the_set(models: Path, tmp_path: Path) -> None:
+    at, path = evening_with_winning_photo(tmp_path)
+    assert not path.exists()
+    at.button(key="record_game").click().run()
+    assert not at.exception
+    # the fake world's tiles of one code are the same pixels: each code is one example
+    assert any("de app onthoudt 5 stenen van deze hand" in s.value for s in at.success), [
+        s.value for s in at.success
+    ]
+    saved = json.loads(path.read_text())
+    assert [e["code"] for e in saved["examples"]] == ["1m", "2m", "3m", "4m", "5m"]
+
+
+def test_with_the_switch_off_a_saved_hand_teaches_nothing(models: Path, tmp_path: Path) -> None:
+    at, path = evening_with_winning_photo(tmp_path)
+    at.checkbox(key="tile_set_auto").uncheck().run()
+    at.button(key="record_game").click().run()
+    assert not at.exception
+    assert any("Spel 1 staat in de avondstand." in s.value for s in at.success)
+    assert not path.exists()
+
+
+def test_a_winner_scored_by_typing_teaches_nothing(models: Path, tmp_path: Path) -> None:
+    from test_app_flow import widget
+
+    at, path = evening_with_winning_photo(tmp_path)
+    widget(at.radio, "-source-").set_value("typed").run()
+    widget(at.number_input, "-typed-score").set_value(100).run()
+    at.button(key="record_game").click().run()
+    assert not at.exception
+    assert any("Spel 1 staat in de avondstand." in s.value for s in at.success)
+    assert not path.exists()  # the photo's hand was not what was scored: it is not taken as checked

@@ -92,6 +92,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Is every tile on the photo right? What you remember is what the app learns.",
     ),
     "tile_set_learn": ("Onthoud de stenen van deze foto", "Remember this photo's tiles"),
+    "tile_set_auto": (
+        "Onthoud ook de stenen van elke opgeslagen winnende hand van een foto",
+        "Also remember the tiles of every saved winning hand from a photo",
+    ),
     "tile_set_whole_help": (
         "Ligt hier de hele set, één steen van elke soort, in vijf rijen op volgorde? 1-9 tekens; 1-9 "
         "kringen; 1-9 bamboe; Oost, Zuid, West, Noord, witte, groene, rode draak; bloemen 1-4 en "
@@ -375,6 +379,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "draw_nothing": ("Remise: er wordt niet betaald.", "Draw: nobody pays."),
     "record_game": ("Zet in de avondstand (spel {number})", "Add to the evening (game {number})"),
     "recorded": ("Spel {number} staat in de avondstand.", "Game {number} is on the scoreboard."),
+    "recorded_learnt": (
+        "Spel {number} staat in de avondstand; de app onthoudt {count} stenen van deze hand voor jullie set.",
+        "Game {number} is on the scoreboard; the app remembers {count} tiles of this hand for your set.",
+    ),
     "no_evening_to_record": (
         "Start in de tab Avond een avond om spellen bij te houden.",
         "Start an evening in the Evening tab to keep the score of the games.",

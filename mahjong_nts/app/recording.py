@@ -14,16 +14,19 @@ import streamlit as st
 
 from mahjong_nts.app.deps import AppDeps
 from mahjong_nts.app.i18n import STRINGS, t, wind_name
-from mahjong_nts.app.photo import photo_key
+from mahjong_nts.app.photo import photo_key, typed_over_photo
 from mahjong_nts.app.scoreboard import Evening
 from mahjong_nts.app.state import HandEditor
+from mahjong_nts.app.tile_set import AUTO_LEARN, TileSetError, tiles_to_learn
 from mahjong_nts.messages import one_line
+from mahjong_nts.reading.tiles import TileRead
 from scoring import WINDS, InputError, describe
 
 SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so; a saved game clears them (fresh_game)
 LOSER_PREFIX = "loser-"
 CONFIRM = "confirm"  # session key: (what, game tag) of the save that waits for a yes
 PHOTO_ROUND = "photo_round"  # session key: games saved in this session; the photo widgets' keys carry it
+PHOTO_NOW = "photo_now"  # session key: {photo key: bytes} of the photo the Hand tab reads now
 
 
 def photo_widget_key(name: str) -> str:
@@ -81,6 +84,31 @@ def sample_keys(samples: tuple[Path, ...]) -> frozenset[str]:
     return frozenset(keys)
 
 
+def keep_photo(key: str, data: bytes, read: Sequence[TileRead]) -> None:
+    """Hold the photo the Hand tab reads now (that one only: its bytes and the tiles read on it), for
+    `learn_saved_hand`."""
+    st.session_state[PHOTO_NOW] = {key: (data, tuple(read))}
+
+
+def learn_saved_hand(deps: AppDeps, hand: str | None) -> int:
+    """Teach the club's tile set the tiles of the winner's hand just saved from the Hand tab's photo `hand`
+    (its key): only a photo of this game (not a bundled sample), its tiles corrected one by one rather than
+    typed over, and while the panel's switch is on. The number of tiles new to the set; 0 when nothing was
+    learnt (a problem with the set is not the saved game's: it is left to the panel to say)."""
+    editors: Mapping[str, HandEditor] = st.session_state.get("editors", {})
+    kept = st.session_state.get(PHOTO_NOW, {}).get(hand) if hand is not None else None
+    editor = editors.get(hand) if hand is not None else None
+    if deps.tile_set is None or kept is None or editor is None or not st.session_state.get(AUTO_LEARN, True):
+        return 0
+    if hand in sample_keys(deps.samples) or typed_over_photo(editor.tiles):
+        return 0
+    photo, read = kept
+    try:
+        return deps.tile_set.learn(photo, tiles_to_learn(read, editor.tiles, editor.bonus))
+    except TileSetError:
+        return 0
+
+
 def is_untouched_sample(deps: AppDeps, editor: HandEditor) -> bool:
     """The hand is a sample photo's, as read and not changed: a demonstration, not a hand of this game (an
     emptied one, after a game was saved, is no hand at all)."""
@@ -97,9 +125,12 @@ def save_game(
     dead: Sequence[str],
     number: int,
     hand: str | None = None,
+    learn: bool = False,
 ) -> None:
     """Callback: store game `number` (winner None: a draw), say so, and start the next game fresh; the Hand
-    tab's editor `hand` (its key) is emptied when it was the winner's. On an error nothing is cleared."""
+    tab's editor `hand` (its key) is emptied when it was the winner's. With `learn` (the winner's score came
+    from that photo's valid hand) its tiles first teach the club's set (`learn_saved_hand`). On an error
+    nothing is cleared."""
     st.session_state.pop(CONFIRM, None)
     try:
         game = deps.store.add_game(evening_id, prevailing, winner, scores, dead, expected_number=number)
@@ -107,7 +138,11 @@ def save_game(
         message = error_text(st.session_state.get("lang", "nl"), exc)
         st.session_state["flash"] = ("error", "settle_error", {"message": message})
         return
-    st.session_state["flash"] = ("success", "recorded", {"number": game.number})
+    learnt = learn_saved_hand(deps, hand) if learn else 0
+    if learnt:
+        st.session_state["flash"] = ("success", "recorded_learnt", {"number": game.number, "count": learnt})
+    else:
+        st.session_state["flash"] = ("success", "recorded", {"number": game.number})
     fresh_game(hand)
 
 

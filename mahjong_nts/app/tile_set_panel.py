@@ -10,6 +10,7 @@ import streamlit as st
 
 from mahjong_nts.app.i18n import t
 from mahjong_nts.app.tile_set import (
+    AUTO_LEARN,
     BACKUP_SUFFIX,
     TileSetError,
     TileSetMemory,
@@ -121,6 +122,7 @@ def tile_set_panel(
                 on_click=_learn,
                 args=(memory, photo, learnable),
             )
+        st.checkbox(t(lang, "tile_set_auto"), value=True, key=AUTO_LEARN)
         exported = memory.export()
         if exported is not None:
             st.download_button(

@@ -27,7 +27,7 @@ from mahjong_nts.app.panels import (
     timed_evaluate,
 )
 from mahjong_nts.app.photo import PhotoReading, draw_tiles, photo_message, typed_over_photo
-from mahjong_nts.app.recording import photo_widget_key
+from mahjong_nts.app.recording import keep_photo, photo_widget_key
 from mahjong_nts.app.state import (
     REMOVE_COLUMN,
     TILE_COLUMN,
@@ -409,6 +409,8 @@ def render_hand_tab(
         st.subheader(t(lang, "photo"))
         data = choose_photo(deps, lang)
         reading = deps.read_photo(data) if data is not None else None
+        if data is not None and reading is not None and not reading.error:
+            keep_photo(reading.key, data, reading.tiles)  # what a saved winning hand teaches the set
         editor = editor_for(reading)
         if reading is not None:
             show_reading(reading, editor, lang, can_teach=deps.tile_set is not None)

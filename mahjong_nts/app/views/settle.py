@@ -237,6 +237,10 @@ def record_buttons(
         [s.name for s in settlement.seats if s.dead],
         number,
         editor_key(outcome.editor),
+        winner is not None
+        and settle_state(tag).get("source", "hand") == "hand"
+        and outcome.evaluation.result is not None
+        and outcome.evaluation.result.valid,
     )
     if winner is None:
         what, question, yes = "draw", "draw_ask", "draw_yes"
