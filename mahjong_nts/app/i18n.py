@@ -49,7 +49,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "set_unfamiliar_hint": (
         "Veel stenen zijn onzeker: de app kent deze set waarschijnlijk nog niet. Verbeter de oranje stenen "
-        "en laat de app daarna jullie stenen onthouden (‘Onze stenen leren’, onderaan): de volgende foto's "
+        "en laat de app daarna jullie stenen onthouden (‘Onze stenen leren’, hieronder): de volgende foto's "
         "leest hij dan beter.",
         "Many tiles are uncertain: the app probably does not know this set yet. Correct the orange tiles, "
         "then let the app remember your tiles (‘Teach the app our tile set’, below): it then reads the next "
