@@ -164,6 +164,17 @@ def test_the_panel_offers_the_whole_set(
 WINNING_ROW = [(0.0, 0.0)] * 3 + [(0.0, 0.5)] * 3 + [(0.0, 1.0)] * 3 + [(0.5, 0.0)] * 3 + [(0.5, 0.5)] * 2
 
 
+def hand_photo(tiles: list[tuple[float, float]]) -> bytes:
+    """A fake photo of up to 16 tiles in tile_grid's layout (four to a row), with a fourth row."""
+    rgb = np.zeros((320, 256, 3), np.uint8)
+    for i, (top, bottom) in enumerate(tiles):
+        x, y = 16 + 60 * (i % 4), 8 + 80 * (i // 4)
+        draw_tile(rgb, (x, y, x + 40, y + 56), top, bottom)
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="PNG")
+    return out.getvalue()
+
+
 def evening_with_winning_photo(tmp_path: Path) -> tuple[AppTest, Path]:
     """The page on the fake models with the club's set memory, an evening started and a photo of a winning
     hand uploaded; and where the set is kept."""
@@ -182,13 +193,7 @@ def evening_with_winning_photo(tmp_path: Path) -> tuple[AppTest, Path]:
     )
     at = start(deps)
     start_evening(at, ["Anna", "Bas", "Cor", "Dirk"])
-    rgb = np.zeros((320, 256, 3), np.uint8)  # tile_grid's layout, a fourth row for the last two tiles
-    for i, (top, bottom) in enumerate(WINNING_ROW):
-        x, y = 16 + 60 * (i % 4), 8 + 80 * (i // 4)
-        draw_tile(rgb, (x, y, x + 40, y + 56), top, bottom)
-    out = io.BytesIO()
-    Image.fromarray(rgb).save(out, format="PNG")
-    photo = out.getvalue()
+    photo = hand_photo(WINNING_ROW)
     at.file_uploader(key="photo_upload-0").set_value(("hand.png", photo, "image/png")).run()
     assert not at.exception
     return at, path
@@ -200,7 +205,7 @@ def test_a_saved_winning_hand_from_a_photo_teaches_the_set(models: Path, tmp_pat
     at.button(key="record_game").click().run()
     assert not at.exception
     # the fake world's tiles of one code are the same pixels: each code is one example
-    assert any("de app onthoudt 5 stenen van deze hand" in s.value for s in at.success), [
+    assert any("de app onthoudt 5 stenen van dit spel" in s.value for s in at.success), [
         s.value for s in at.success
     ]
     saved = json.loads(path.read_text())
@@ -226,3 +231,23 @@ def test_a_winner_scored_by_typing_teaches_nothing(models: Path, tmp_path: Path)
     assert not at.exception
     assert any("Spel 1 staat in de avondstand." in s.value for s in at.success)
     assert not path.exists()  # the photo's hand was not what was scored: it is not taken as checked
+
+
+def test_losers_hands_counted_from_their_photos_teach_the_set_too(models: Path, tmp_path: Path) -> None:
+    from test_app_flow import widget
+
+    at, path = evening_with_winning_photo(tmp_path)
+    widget(at.radio, "-mode-S").set_value("hand").run()
+    # 666m 777m 888m 999m 1m: thirteen tiles, pungs that count
+    loser = hand_photo(
+        [(0.5, 1.0)] * 3 + [(1.0, 0.0)] * 3 + [(1.0, 0.5)] * 3 + [(1.0, 1.0)] * 3 + [(0.0, 0.0)]
+    )
+    at.file_uploader(key="settle-1-1-photo-S").set_value(("south.png", loser, "image/png")).run()
+    assert not at.exception
+    widget(at.radio, "-mode-W").set_value("hand").run()  # West counted from a typed hand: nothing to learn
+    at.button(key="record_game").click().run()
+    assert not at.exception
+    codes = [e["code"] for e in json.loads(path.read_text())["examples"]]
+    said = f"de app onthoudt {len(codes)} stenen van dit spel"  # every example is new: the file was empty
+    assert any(said in s.value for s in at.success), [s.value for s in at.success]
+    assert set(codes) == {"1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"}  # the loser's 6m-9m too

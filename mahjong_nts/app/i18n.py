@@ -93,8 +93,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "tile_set_learn": ("Onthoud de stenen van deze foto", "Remember this photo's tiles"),
     "tile_set_auto": (
-        "Onthoud ook de stenen van elke opgeslagen winnende hand van een foto",
-        "Also remember the tiles of every saved winning hand from a photo",
+        "Onthoud ook de stenen van elke opgeslagen hand die van een foto is geteld",
+        "Also remember the tiles of every saved hand counted from a photo",
     ),
     "tile_set_whole_help": (
         "Ligt hier de hele set, één steen van elke soort, in vijf rijen op volgorde? 1-9 tekens; 1-9 "
@@ -380,8 +380,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "record_game": ("Zet in de avondstand (spel {number})", "Add to the evening (game {number})"),
     "recorded": ("Spel {number} staat in de avondstand.", "Game {number} is on the scoreboard."),
     "recorded_learnt": (
-        "Spel {number} staat in de avondstand; de app onthoudt {count} stenen van deze hand voor jullie set.",
-        "Game {number} is on the scoreboard; the app remembers {count} tiles of this hand for your set.",
+        "Spel {number} staat in de avondstand; de app onthoudt {count} stenen van dit spel voor jullie set.",
+        "Game {number} is on the scoreboard; the app remembers {count} tiles of this game for your set.",
     ),
     "no_evening_to_record": (
         "Start in de tab Avond een avond om spellen bij te houden.",

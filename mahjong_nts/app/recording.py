@@ -26,7 +26,11 @@ SETTLE_PREFIX = "settle-"  # every Afrekenen widget key starts so; a saved game 
 LOSER_PREFIX = "loser-"
 CONFIRM = "confirm"  # session key: (what, game tag) of the save that waits for a yes
 PHOTO_ROUND = "photo_round"  # session key: games saved in this session; the photo widgets' keys carry it
-PHOTO_NOW = "photo_now"  # session key: {photo key: bytes} of the photo the Hand tab reads now
+PHOTO_NOW = "photo_now"  # session key: {photo key: (bytes, tiles read)} of the photo the Hand tab reads now
+LOSER_PHOTOS = "loser_photos"  # session key: (game tag, CountedPhotos) of the Afrekenen tab now
+
+CountedPhotos = dict[str, tuple[bytes, Sequence[TileRead], HandEditor]]
+"""Losers' hands counted from a photo, by seat: the photo, the tiles read on it, the hand as left."""
 
 
 def photo_widget_key(name: str) -> str:
@@ -48,7 +52,12 @@ def error_text(lang: str, exc: BaseException) -> str:
 
 def game_tag(evening: Evening | None) -> str:
     """The game the settle inputs belong to: the evening's next game ("3-5"), or "free" without an evening."""
-    return f"{evening.id}-{len(evening.games) + 1}" if evening is not None else "free"
+    return tag_of(evening.id, len(evening.games) + 1) if evening is not None else "free"
+
+
+def tag_of(evening_id: int, number: int) -> str:
+    """The tag of game `number` of an evening: "<evening>-<number>"."""
+    return f"{evening_id}-{number}"
 
 
 def ask(what: str, tag: str) -> None:
@@ -98,11 +107,33 @@ def learn_saved_hand(deps: AppDeps, hand: str | None) -> int:
     editors: Mapping[str, HandEditor] = st.session_state.get("editors", {})
     kept = st.session_state.get(PHOTO_NOW, {}).get(hand) if hand is not None else None
     editor = editors.get(hand) if hand is not None else None
-    if deps.tile_set is None or kept is None or editor is None or not st.session_state.get(AUTO_LEARN, True):
+    if kept is None or editor is None or hand in sample_keys(deps.samples):
         return 0
-    if hand in sample_keys(deps.samples) or typed_over_photo(editor.tiles):
+    return learn_hand(deps, kept[0], kept[1], editor)
+
+
+def keep_loser_photos(tag: str, counted: CountedPhotos) -> None:
+    """Hold, for game `tag`, the losers' hands the Afrekenen tab counts from a photo now (seat -> the photo,
+    the tiles read on it, the hand as the player left it), for `learn_loser_hands`."""
+    st.session_state[LOSER_PHOTOS] = (tag, dict(counted))
+
+
+def learn_loser_hands(deps: AppDeps, tag: str) -> int:
+    """Teach the club's set the losers' hands of game `tag` that were counted from their photos (as
+    `learn_hand` does); the number of tiles new to the set."""
+    held_tag, counted = st.session_state.get(LOSER_PHOTOS, ("", {}))
+    if held_tag != tag:
         return 0
-    photo, read = kept
+    return sum(learn_hand(deps, photo, read, editor) for photo, read, editor in counted.values())
+
+
+def learn_hand(deps: AppDeps, photo: bytes, read: Sequence[TileRead], editor: HandEditor) -> int:
+    """Add a saved hand's photo tiles, as the player left them, to the club's set: not when the tiles were
+    typed over the photo (codes then fall on other tiles' boxes) and not while the panel's switch is off.
+    The number of tiles new to the set; 0 when nothing was learnt (a problem with the set is not the
+    saved game's: it is left to the panel to say)."""
+    if deps.tile_set is None or not st.session_state.get(AUTO_LEARN, True) or typed_over_photo(editor.tiles):
+        return 0
     try:
         return deps.tile_set.learn(photo, tiles_to_learn(read, editor.tiles, editor.bonus))
     except TileSetError:
@@ -129,8 +160,8 @@ def save_game(
 ) -> None:
     """Callback: store game `number` (winner None: a draw), say so, and start the next game fresh; the Hand
     tab's editor `hand` (its key) is emptied when it was the winner's. With `learn` (the winner's score came
-    from that photo's valid hand) its tiles first teach the club's set (`learn_saved_hand`). On an error
-    nothing is cleared."""
+    from that photo's valid hand) its tiles first teach the club's set (`learn_saved_hand`), as do the
+    losers' hands counted from their photos (`learn_loser_hands`). On an error nothing is cleared."""
     st.session_state.pop(CONFIRM, None)
     try:
         game = deps.store.add_game(evening_id, prevailing, winner, scores, dead, expected_number=number)
@@ -139,6 +170,8 @@ def save_game(
         st.session_state["flash"] = ("error", "settle_error", {"message": message})
         return
     learnt = learn_saved_hand(deps, hand) if learn else 0
+    if winner is not None:
+        learnt += learn_loser_hands(deps, tag_of(evening_id, number))
     if learnt:
         st.session_state["flash"] = ("success", "recorded_learnt", {"number": game.number, "count": learnt})
     else:

@@ -27,12 +27,14 @@ from mahjong_nts.app.photo import PhotoReading
 from mahjong_nts.app.recording import (
     LOSER_PREFIX,
     SETTLE_PREFIX,
+    CountedPhotos,
     ask,
     asked,
     editor_key,
     error_text,
     game_tag,
     is_untouched_sample,
+    keep_loser_photos,
     save_game,
 )
 from mahjong_nts.app.scoreboard import Evening
@@ -95,8 +97,11 @@ def loser_editor(tag: str, seat: str, reading: PhotoReading | None) -> HandEdito
     return stored[1].bind(reading)
 
 
-def loser_from_hand(deps: AppDeps, lang: str, tag: str, seat: str, name: str, outcome: HandOutcome) -> int:
-    """Count a loser's hand (photo or notation, loser rules) and return its score (0 when it cannot)."""
+def loser_from_hand(
+    deps: AppDeps, lang: str, tag: str, seat: str, name: str, outcome: HandOutcome, counted: CountedPhotos
+) -> int:
+    """Count a loser's hand (photo or notation, loser rules) and return its score (0 when it cannot); a hand
+    counted from its photo goes into `counted` (what saving the game may teach the club's set)."""
     upload = st.file_uploader(t(lang, "loser_photo"), key=f"{SETTLE_PREFIX}{tag}-photo-{seat}")
     reading = deps.read_photo(upload.getvalue()) if upload is not None else None
     if reading is not None and reading.error:
@@ -113,6 +118,8 @@ def loser_from_hand(deps: AppDeps, lang: str, tag: str, seat: str, name: str, ou
         evaluation, _ms = timed_evaluate(editor, "loser")
     reading_notes(evaluation, lang)
     score_view(evaluation, lang, prefix, role="loser")
+    if upload is not None and reading is not None and evaluation.result is not None:
+        counted[seat] = (upload.getvalue(), reading.tiles, editor)
     return evaluation.result.total if evaluation.result is not None else 0
 
 
@@ -161,7 +168,7 @@ def winner_score(deps: AppDeps, lang: str, tag: str, winner: str, outcome: HandO
 
 
 def loser_score(
-    deps: AppDeps, lang: str, tag: str, seat: str, name: str, outcome: HandOutcome
+    deps: AppDeps, lang: str, tag: str, seat: str, name: str, outcome: HandOutcome, counted: CountedPhotos
 ) -> tuple[int, bool]:
     """One loser's box: the dead-hand switch, then the score typed or counted from their hand. A dead hand
     counts 0, so its score is shown but cannot be changed (what was entered stays for when it is unticked)."""
@@ -193,7 +200,7 @@ def loser_score(
         elif dead:
             score = 0  # the hand typed for this seat is kept in its editor until the box is unticked
         else:
-            score = loser_from_hand(deps, lang, tag, seat, name, outcome)
+            score = loser_from_hand(deps, lang, tag, seat, name, outcome, counted)
         if dead:
             st.caption(t(lang, "dead_counts_zero"))
     return (0 if dead else score), dead
@@ -284,6 +291,7 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
     )
     winner = None if winner_choice == DRAW else winner_choice
     seats: list[SeatScore] = []
+    counted: CountedPhotos = {}  # losers' hands counted from photos: what saving the game teaches the set
     usable = True
     if winner is None:
         st.info(t(lang, "draw_nothing"))
@@ -293,8 +301,9 @@ def render_settle_tab(deps: AppDeps, lang: str, evening: Evening | None, outcome
         seats.append(SeatScore(winner, names[winner], score))
         for seat in WINDS:
             if seat != winner:
-                score, dead = loser_score(deps, lang, tag, seat, names[seat], outcome)
+                score, dead = loser_score(deps, lang, tag, seat, names[seat], outcome, counted)
                 seats.append(SeatScore(seat, names[seat], score, dead))
+    keep_loser_photos(tag, counted)
     st.subheader(t(lang, "settlement"))
     try:
         settlement = settle_game(seats, winner)
