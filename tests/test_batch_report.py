@@ -212,3 +212,17 @@ def test_stated_defaults_among_the_assumptions_read_in_dutch(tmp_path: Path) -> 
     assert "Aangenomen eigen wind Oost; zelf gepakt nee; bijzonderheden geen; winning_tile 4m" in text
     _, text = rendered(tmp_path, [record(assumed=assumed)], lang="en")
     assert "Assumed seat E; self-drawn false; flags []; winning_tile 4m (last tile read)" in text
+
+
+def test_photos_of_a_set_new_to_the_recognizer_point_to_learn_set(tmp_path: Path) -> None:
+    unsure = record(file="vreemde set.jpg")
+    unsure["tiles"] = [
+        dict(tile, confidence=0.31 if i % 3 == 0 else 0.97) for i, tile in enumerate(unsure["tiles"])
+    ]
+    _, text = rendered(tmp_path, [record(), unsure, record(file="leeg.jpg", tiles=[])])
+    assert "Op 1 van de 3 foto's was het programma van veel stenen onzeker" in text
+    assert "mahjong-nts learn-set" in text and "--set-profile" in text
+    _, english = rendered(tmp_path, [record(), unsure], lang="en")
+    assert "On 1 of the 2 photos the program was unsure of many tiles" in english
+    _, plain = rendered(tmp_path, [record()])  # one unsure tile of 14: nothing said
+    assert "onzeker: het kent" not in plain

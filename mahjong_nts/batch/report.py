@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from mahjong_nts.batch.outputs import confidence_stats, outcome_counts, reading_text
 from mahjong_nts.reading.hand import STATED_DEFAULTS, show_value
+from mahjong_nts.reading.tiles import looks_unfamiliar, tiles_from_records
 from mahjong_nts.tile_art import BACK, CODES, sprite_tile, tile_label, tile_sprite
 from scoring import parse_tiles, tile_name
 from scoring.jsonread import show_path
@@ -38,6 +39,9 @@ WORDS: dict[str, dict[str, str]] = {
         "summary": "Overzicht",
         "counts": "{photos} foto's: {valid} geteld als mahjong, {not_mahjong} gelezen maar geen geldige "
         "mahjong, {errors} met een fout.",
+        "unfamiliar": "Op {count} van de {photos} foto's was het programma van veel stenen onzeker: het kent "
+        "deze set waarschijnlijk nog niet. Leer het de set eerst (mahjong-nts learn-set) en lees de map "
+        "daarna opnieuw met --set-profile.",
         "defaults": "Waar defaults.json en het zijbestand niets zeiden: {defaults}; alle stenen dicht; de "
         "winnende steen is de laatst gelezen steen. Bij elke foto staat wat is aangenomen. Stenen gelezen "
         "met een zekerheid onder {threshold} zijn gemarkeerd.",
@@ -93,6 +97,9 @@ WORDS: dict[str, dict[str, str]] = {
         "summary": "Summary",
         "counts": "{photos} photos: {valid} scored as mahjong, {not_mahjong} read but no legal mahjong, "
         "{errors} with an error.",
+        "unfamiliar": "On {count} of the {photos} photos the program was unsure of many tiles: it probably "
+        "does not know this set yet. Teach it the set first (mahjong-nts learn-set), then read the folder "
+        "again with --set-profile.",
         "defaults": "Where neither defaults.json nor a sidecar gave them: {defaults}; all tiles concealed; "
         "the winning tile is the last tile read. Each photo lists what was assumed. Tiles read with "
         "confidence below {threshold} are marked.",
@@ -304,6 +311,12 @@ def _summary(records: Sequence[Mapping[str, Any]], low_confidence: float, lang: 
             f'<td class="num">{_e(low_text)}</td></tr>'
         )
     threshold = _decimal(low_confidence, lang)
+    unfamiliar = sum(looks_unfamiliar(tiles_from_records(r.get("tiles") or [])) for r in records)
+    hint = (
+        f'<p class="invalid">{_e(_w(lang, "unfamiliar", count=unfamiliar, photos=len(records)))}</p>'
+        if unfamiliar
+        else ""
+    )
     header = "".join(
         f"<th>{_e(text)}</th>"
         for text in (
@@ -314,7 +327,7 @@ def _summary(records: Sequence[Mapping[str, Any]], low_confidence: float, lang: 
     return (
         f'<section class="summary"><h2>{_e(_w(lang, "summary"))}</h2>'
         f"<p>{_e(_w(lang, 'counts', photos=len(records), **counts))}</p>"
-        f'<p class="muted">{_e(_w(lang, "defaults", defaults=defaults, threshold=threshold))}</p>'
+        f'<p class="muted">{_e(_w(lang, "defaults", defaults=defaults, threshold=threshold))}</p>{hint}'
         f'<table class="overview"><thead><tr>{header}</tr></thead><tbody>'
         + "".join(rows)
         + "</tbody></table></section>"
