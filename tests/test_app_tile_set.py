@@ -87,6 +87,10 @@ def test_bad_set_files_are_named_and_kept(models: Path, tmp_path: Path) -> None:
     with pytest.raises(TileSetError) as mismatch:
         memory.replace_with(json.dumps({**other, "examples": []}).encode())
     assert mismatch.value.key == "tile_set_other_model"
+    learn = png(LEARN)  # learning anew keeps the unreadable file beside it, as .bak
+    assert memory.learn(learn, real_photo_reader(memory)(learn).tiles) > 0
+    assert (tmp_path / "tile_set.json.bak").read_text() == "{ half a file"
+    assert memory.load_error is None and json.loads(path.read_text())["examples"]
 
 
 def app_with_photo(tiles: list[tuple[float, float]]) -> AppTest:

@@ -149,6 +149,8 @@ class TileSetMemory:
                 learnt = recognizer.learn(profile, image, [t.box for t in boxed], [t.code for t in boxed])
                 new = profile.added_in(learnt)
                 if new:
+                    if self.profile is None:  # a file there that could not be read is kept, as .bak
+                        self._backup()
                     self._save(learnt)
         except (self._rec.ProfileError, self._rec.ImageError, self._rec.ModelError) as exc:
             raise TileSetError(problem_key(exc), one_line(exc)) from None
