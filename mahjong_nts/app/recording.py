@@ -2,6 +2,8 @@
 number the button showed, said in the page, and the next game started fresh. The settle inputs are keyed
 per game (a browser keeps a widget's value while its key comes back, so a dead hand ticked for Noord would
 otherwise stay ticked for the next player at Noord), the winner's hand is emptied, confirmations withdrawn.
+The game's hands counted from their photos also teach the club's tile set, so an unfamiliar set reads
+better as the evening goes on.
 """
 
 from __future__ import annotations
@@ -160,7 +162,7 @@ def save_game(
 ) -> None:
     """Callback: store game `number` (winner None: a draw), say so, and start the next game fresh; the Hand
     tab's editor `hand` (its key) is emptied when it was the winner's. With `learn` (the winner's score came
-    from that photo's valid hand) its tiles first teach the club's set (`learn_saved_hand`), as do the
+    from that photo's valid hand) its tiles then teach the club's set (`learn_saved_hand`), as do the
     losers' hands counted from their photos (`learn_loser_hands`). On an error nothing is cleared."""
     st.session_state.pop(CONFIRM, None)
     try:
