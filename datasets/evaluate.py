@@ -86,9 +86,6 @@ class Tally:
     found_backs: int = 0  # face-down tiles reported (the real photos have none; synthetic scenes do)
     truth_backs: int = 0
     backs_right: int = 0  # truth face-down tiles matched by a box reported face-down
-    unsure: int = 0  # found tiles below the uncertainty mark the CLI and app show
-    unsure_wrong: int = 0
-    sure_wrong: int = 0
     per_class: Counter[int] = field(default_factory=Counter)  # truth class -> matched boxes
     per_class_right: Counter[int] = field(default_factory=Counter)
     confusions: Counter[tuple[int, int]] = field(default_factory=Counter)
@@ -107,10 +104,6 @@ class Tally:
         correct = np.zeros(len(found_cls), bool)
         for i, j in pairs:
             correct[i] = found_cls[i] == truth_cls[j]
-        unsure = np.asarray(found_conf) < UNCERTAIN_BELOW
-        self.unsure += int(unsure.sum())
-        self.unsure_wrong += int((unsure & ~correct).sum())
-        self.sure_wrong += int((~unsure & ~correct).sum())
         self.read += list(zip(np.asarray(found_conf, float).tolist(), correct.tolist(), strict=True))
         for i, j in pairs:
             label = int(truth_cls[j])
@@ -145,6 +138,9 @@ class Tally:
             return round(a / b, 4) if b else 0.0
 
         precision, recall = share(self.tiles_right, self.found), share(self.tiles_right, self.truth)
+        conf = np.array([c for c, _ in self.read], float)
+        wrong = np.array([not r for _, r in self.read], bool)
+        unsure = conf < UNCERTAIN_BELOW  # the found tiles the CLI and app mark uncertain
         return {
             "photos": self.photos,
             "truth_tiles": self.truth,
@@ -164,9 +160,9 @@ class Tally:
             f"photos_le_{SMALL_HAND}_tiles": self.small_photos,
             f"photos_le_{SMALL_HAND}_all_right": share(self.small_right, self.small_photos),
             f"photos_le_{SMALL_HAND}_codes_right": share(self.small_codes_right, self.small_photos),
-            "flagged_uncertain": share(self.unsure, self.found),
-            "flagged_that_were_wrong": share(self.unsure_wrong, self.unsure),
-            "unflagged_that_were_wrong": share(self.sure_wrong, self.found - self.unsure),
+            "flagged_uncertain": share(int(unsure.sum()), len(conf)),
+            "flagged_that_were_wrong": share(int((unsure & wrong).sum()), int(unsure.sum())),
+            "unflagged_that_were_wrong": share(int((~unsure & wrong).sum()), int((~unsure).sum())),
             "seconds_per_photo": round(self.seconds / max(self.photos, 1), 4),
         }
 

@@ -109,9 +109,6 @@ def report(
             "tiles_right",
             "photos_right",
             "codes_right",
-            "unsure",
-            "unsure_wrong",
-            "sure_wrong",
         ):
             setattr(total, field, getattr(total, field) + getattr(tally, field))
         total.per_photo += tally.per_photo

@@ -18,7 +18,8 @@ PROFILE_NAME = "tile_set.json"
 """The file, in the scoreboard's folder."""
 
 AUTO_LEARN = "tile_set_auto"
-"""Session key of the panel's switch: a saved winning hand's photo also teaches the set (on by default)."""
+"""Session key of the panel's switch: the hands of a saved game counted from their photos also teach the
+set (on by default)."""
 
 BACKUP_SUFFIX = ".bak"
 """Forgetting or replacing the set keeps the file before as <name>.bak (nothing a player taught is lost)."""
