@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import stat
 import warnings
@@ -26,8 +27,19 @@ MAX_SIDE = 2048
 """Longest side of the pixels kept for processing; larger photos are downscaled (see `LoadedImage.scale`).
 A 12 MP phone photo is decoded at half size (2016x1512): tiles stay far larger than the 48x64 crops."""
 
-FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "TIFF")
-"""Formats Pillow may open (its JPEG reader also opens the MPO files many phones write)."""
+FORMATS = ("JPEG", "PNG", "WEBP", "AVIF", "BMP", "TIFF")
+"""Formats Pillow may open (its JPEG reader also opens the MPO files many phones write; AVIF where Pillow
+was built with it, as its wheels are). HEIC, an iPhone's own format, is added per photo: `HEIF`."""
+
+HEIF = "HEIF"
+"""Pillow's name for the HEIC/HEIF reader that pi-heif registers (iPhones save their photos so)."""
+
+HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
+"""ISO media `ftyp` brands of HEIC/HEIF photos (`mif1` is also among an AVIF file's brands)."""
+
+NO_HEIF_READER = (
+    "HEIC/HEIF photos need the pi-heif package (pip install pi-heif); or export the photo as JPEG"
+)
 
 _BYTES_PER_PIXEL = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16L": 2, "I;16B": 2, "I;16N": 2}
 """Bytes Pillow keeps per pixel for each mode; every other mode (RGB included, stored as RGBX) takes 4."""
@@ -47,7 +59,7 @@ class LoadedImage:
 
 
 def load_image(source: str | Path | bytes, max_side: int = MAX_SIDE) -> LoadedImage:
-    """Decode JPEG/PNG/WebP from a path or bytes; raise ImageError with a one-line reason otherwise."""
+    """Decode a JPEG/PNG/WebP/HEIC/AVIF path or bytes; raise ImageError with a one-line reason otherwise."""
     name, data = _read_source(source)
     try:
         with warnings.catch_warnings():
@@ -91,7 +103,12 @@ def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
 
 def _decode(data: bytes, max_side: int) -> LoadedImage:
     """Open, check size, decode, orient and convert `data`; errors propagate to `load_image`."""
-    image = Image.open(io.BytesIO(data), formats=FORMATS)
+    formats: tuple[str, ...] = FORMATS
+    if is_heif(data):
+        if not heif_reader():
+            raise ImageError(NO_HEIF_READER)
+        formats = (*FORMATS, HEIF)
+    image = Image.open(io.BytesIO(data), formats=formats)
     stored_w, stored_h = image.size
     if stored_w <= 0 or stored_h <= 0:
         raise ImageError(f"invalid image size {stored_w}x{stored_h}")
@@ -121,6 +138,26 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
         rgb = _downscale(rgb, max_side)
     scale = rgb.shape[1] / width
     return LoadedImage(rgb=np.ascontiguousarray(rgb), width=width, height=height, scale=min(scale, 1.0))
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether `data` starts like a HEIC/HEIF photo (an ISO media `ftyp` box naming a HEIF brand); an AVIF
+    file (its first brand `avif` or `avis`) is Pillow's own to read."""
+    if data[4:8] != b"ftyp" or data[8:12] in (b"avif", b"avis"):
+        return False
+    return any(brand in data[8:64] for brand in HEIF_BRANDS)
+
+
+@functools.cache
+def heif_reader() -> bool:
+    """Register pi-heif's reader with Pillow, once; False where pi-heif is not installed. pi-heif applies
+    the photo's own rotation while decoding and resets its EXIF orientation, so nothing turns it twice."""
+    try:
+        import pi_heif
+    except ImportError:
+        return False
+    pi_heif.register_heif_opener()
+    return True
 
 
 def _oriented(image: Image.Image) -> Image.Image:
@@ -200,11 +237,11 @@ def _downscale(rgb: np.ndarray, max_side: int) -> np.ndarray:
 def _unidentified_reason(data: bytes) -> str:
     """Say what a file Pillow could not identify probably is."""
     head = data[:64]
-    if b"ftypheic" in head or b"ftypheix" in head or b"ftypmif1" in head or b"ftyphevc" in head:
-        return "HEIC/HEIF photos are not supported; export the photo as JPEG"
+    if is_heif(data):
+        return "corrupt HEIC/HEIF photo (no picture found in it)"
     if head.lstrip().startswith((b"<", b"{", b"[")) or _looks_like_text(head):
         return "not an image (looks like a text file)"
-    return "not an image in a supported format (JPEG, PNG or WebP)"
+    return "not an image in a supported format (JPEG, PNG, WebP, HEIC or AVIF)"
 
 
 def _looks_like_text(head: bytes) -> bool:

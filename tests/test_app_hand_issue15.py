@@ -20,6 +20,7 @@ from mahjong_nts.app.tiles_view import meld_of
 from mahjong_nts.app.widgets import streamlit_words_css
 from mahjong_nts.cli.waits import waits_object
 from mahjong_nts.reading.tiles import TileRead
+from recognizer.imageio import NO_HEIF_READER
 from scoring import TILE_CODES, hand_from_dict, parse_tiles, score_hand
 
 PREFIX = f"hand-{photo_key(HAND1.read_bytes())}"
@@ -129,11 +130,12 @@ def test_photo_messages_are_dutch() -> None:
     assert photo_message("<bytes>: not an image (looks like a text file)", "en") == (
         "not an image (looks like a text file)"
     )
-    assert "JPEG" in photo_message(
-        "<bytes>: HEIC/HEIF photos are not supported; export the photo as JPEG", "nl"
+    no_reader = f"<bytes>: {NO_HEIF_READER}"
+    assert photo_message(no_reader, "nl") == (
+        "voor HEIC/HEIF-foto's is het pakket pi-heif nodig (pip install pi-heif); of bewaar de foto als JPEG"
     )
-    assert "niet" in photo_message(
-        "<bytes>: HEIC/HEIF photos are not supported; export the photo as JPEG", "nl"
+    assert photo_message("<bytes>: corrupt HEIC/HEIF photo (no picture found in it)", "nl") == (
+        "beschadigde HEIC/HEIF-foto (er staat geen beeld in)"
     )
     assert photo_message("<bytes>: empty file (0 bytes)", "nl") == "leeg bestand (0 bytes)"
     assert photo_message("recognition failed: boom", "nl") == "herkennen mislukt: boom"

@@ -330,7 +330,7 @@ def test_usage_errors_exit_2_with_one_line(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().err.strip() == f"mahjong-nts batch: no such folder: {tmp_path / 'missing'}"
     (tmp_path / "empty").mkdir()
     assert run_batch_cli([str(tmp_path / "empty")]) == 2
-    assert "no JPEG, PNG or WebP photos" in capsys.readouterr().err
+    assert "no JPEG, PNG, WebP, HEIC or AVIF photos" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         build_parser().parse_args(["batch", str(tmp_path), "--workers", "two"])
     assert stop.value.code == 2

@@ -117,12 +117,16 @@ def recognizer_read(
 PHOTO_MESSAGES: tuple[tuple[str, str], ...] = (
     ("not an image (looks like a text file)", "geen afbeelding (het lijkt een tekstbestand)"),
     (
-        "not an image in a supported format (JPEG, PNG or WebP)",
-        "geen afbeelding in een bruikbaar formaat (JPEG, PNG of WebP)",
+        "not an image in a supported format (JPEG, PNG, WebP, HEIC or AVIF)",
+        "geen afbeelding in een bruikbaar formaat (JPEG, PNG, WebP, HEIC of AVIF)",
     ),
     (
-        "HEIC/HEIF photos are not supported; export the photo as JPEG",
-        "HEIC/HEIF-foto's worden niet gelezen; bewaar de foto als JPEG",
+        "HEIC/HEIF photos need the pi-heif package (pip install pi-heif); or export the photo as JPEG",
+        "voor HEIC/HEIF-foto's is het pakket pi-heif nodig (pip install pi-heif); of bewaar de foto als JPEG",
+    ),
+    (
+        "corrupt HEIC/HEIF photo (no picture found in it)",
+        "beschadigde HEIC/HEIF-foto (er staat geen beeld in)",
     ),
     ("empty file (0 bytes)", "leeg bestand (0 bytes)"),
     ("image too large to decode", "foto te groot om te openen"),

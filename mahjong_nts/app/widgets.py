@@ -103,7 +103,7 @@ STREAMLIT_WORDS_NL: tuple[tuple[str, str, str], ...] = (
     ('[data-testid="stCameraInputWebcamComponent"] p', "before", "Deze app vraagt om je camera. "),
     ('[data-testid="stCameraInputWebcamComponent"] p a', "after", "Zo geef je toegang."),
     ('[data-testid="stFileUploaderDropzone"] button p', "after", "Kies een foto"),
-    ('[data-testid="stFileUploaderDropzoneInstructions"] span', "after", "JPEG, PNG of WebP"),
+    ('[data-testid="stFileUploaderDropzoneInstructions"] span', "after", "JPEG, PNG, WebP, HEIC of AVIF"),
 )
 
 

@@ -25,7 +25,7 @@ from scoring.jsonread import show_path
 if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch really runs
     from mahjong_nts.batch.photo import PhotoJob, ReaderFactory
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif")
 DEFAULT_OUT_NAME = "mahjong-nts-report"
 RESULTS_JSONL, RESULTS_CSV, REPORT_HTML = "results.jsonl", "results.csv", "report.html"
 
@@ -134,7 +134,7 @@ def _prepare(options: BatchOptions) -> tuple[Path, Path, list[PhotoJob]]:
     photos = find_photos(folder, options.recursive, out_dir)
     if not photos:
         hint = "" if options.recursive else " (add --recursive for subfolders)"
-        raise BatchUsageError(f"no JPEG, PNG or WebP photos in {options.folder}{hint}")
+        raise BatchUsageError(f"no JPEG, PNG, WebP, HEIC or AVIF photos in {options.folder}{hint}")
     try:
         return folder, out_dir, make_jobs(folder, photos)
     except FolderError as problem:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the photo modules load NumPy and scoring: only when a batch
     from mahjong_nts.batch.photo import ReaderFactory
 
 DESCRIPTION = """\
-Read and score every hand photo (JPEG, PNG, WebP) in FOLDER, in sorted order, and write to --out:
+Read and score every hand photo (JPEG, PNG, WebP, HEIC, AVIF) in FOLDER, in sorted order, and write to --out:
 results.csv (one row per photo), results.jsonl (the full result per photo), report.html (a printable
 handout: summary, then per photo the annotated image, tiles, breakdown and low-confidence warnings) and
 annotated/ (one JPEG per photo)."""

@@ -40,7 +40,9 @@ def add_parser(subparsers: Any) -> None:
             "named photos of hands)."
         ),
     )
-    parser.add_argument("photo", metavar="PHOTO", help="a JPEG, PNG or WebP photo of tiles of the set")
+    parser.add_argument(
+        "photo", metavar="PHOTO", help="a photo of tiles of the set (JPEG, PNG, WebP, HEIC or AVIF)"
+    )
     parser.add_argument(
         "--tiles",
         required=True,

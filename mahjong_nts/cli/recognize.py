@@ -36,7 +36,7 @@ def add_parser(subparsers: Any) -> None:
         help="find and read the tiles in photos",
         description="Find the mahjong tiles in each photo and read their codes, row by row.",
     )
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG or WebP photos")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photos (JPEG, PNG, WebP, HEIC or AVIF)")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line on stdout")
     parser.add_argument(
         "--hand",
