@@ -14,12 +14,12 @@ from streamlit.testing.v1 import AppTest
 from test_app_flow import HAND1, HAND2, MISREAD_INDEX, fake_deps, start, texts, widget
 
 from mahjong_nts.app.deps import AppDeps
-from mahjong_nts.app.panels import assumption_text
 from mahjong_nts.app.photo import photo_key, photo_message, typed_over_photo
 from mahjong_nts.app.tiles_view import meld_of
 from mahjong_nts.app.widgets import streamlit_words_css
 from mahjong_nts.cli.waits import waits_object
 from mahjong_nts.reading.tiles import TileRead
+from mahjong_nts.reading.wording import assumption_text
 from recognizer.imageio import NO_HEIF_READER
 from scoring import TILE_CODES, hand_from_dict, parse_tiles, score_hand
 

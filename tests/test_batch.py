@@ -568,3 +568,17 @@ def test_photos_differing_only_in_extension_get_their_own_annotated_image(tmp_pa
     assert [record["file"] for record in records] == ["hand1.JPG", "hand1.jpg", "hand1.png"]
     annotated = [record["annotated"] for record in records]
     assert len(set(annotated)) == 3 and all((out / path).is_file() for path in annotated)
+
+
+def test_a_hand_error_is_kept_in_dutch_for_the_handout(tmp_path: Path) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "hand1.jpg", folder)
+    (folder / "hand1.json").write_text('{"concealed": "11111m22z"}')
+    out = tmp_path / "out"
+    assert run_batch_cli([str(folder), "--out", str(out), "-q"]) == 1
+    record = read_jsonl(out / "results.jsonl")[0]
+    assert record["error"] == "hand: 5 of '1m'; only 4 of each tile exist"
+    assert record["error_nl"] == "hand: 5 × 1 karakter; er zijn maar 4 van elke steen"
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Fout: hand: 5 × 1 karakter; er zijn maar 4 van elke steen" in page and "only 4" not in page

@@ -209,9 +209,50 @@ def test_batch_lang_en_writes_the_english_handout(tmp_path: Path) -> None:
 def test_stated_defaults_among_the_assumptions_read_in_dutch(tmp_path: Path) -> None:
     assumed = ["seat_wind E", "self_drawn false", "flags []", "winning_tile 4m (last tile read)"]
     _, text = rendered(tmp_path, [record(assumed=assumed)])
-    assert "Aangenomen eigen wind Oost; zelf gepakt nee; bijzonderheden geen; winning_tile 4m" in text
+    assert (
+        "Aangenomen eigen wind Oost; zelf gepakt nee; bijzonderheden geen; winnende steen 4 karakters "
+        "(laatst gelezen)" in text
+    )
     _, text = rendered(tmp_path, [record(assumed=assumed)], lang="en")
     assert "Assumed seat E; self-drawn false; flags []; winning_tile 4m (last tile read)" in text
+
+
+def test_how_the_table_was_read_is_dutch(tmp_path: Path) -> None:
+    assumed = [
+        "hand in row 2 of 3 (largest tiles); left out: 9p back / 2z",
+        "all 14 tiles concealed (no melds declared)",
+    ]
+    page, text = rendered(tmp_path, [record(assumed=assumed)])
+    assert "hand in rij 2 van 3 (grootste stenen); weggelaten: 9p omgekeerd / 2z" in text
+    assert "alle 14 stenen gesloten (geen sets gemeld)" in text
+    shown = visible_text(page).replace("tafel 3.jpg", "")
+    words = set(re.findall(r"[a-z]+", re.sub(r'"[^"]*"', " ", shown).lower()))  # the hand as JSON in quotes
+    assert not words & (ENGLISH | {"row", "largest", "left", "out", "melds", "declared"}), words
+
+
+@pytest.mark.parametrize(
+    ("error", "error_nl", "dutch"),
+    [
+        ("unreadable image: not an image (looks like a text file)", None,
+         "onleesbare foto: geen afbeelding (het lijkt een tekstbestand)"),
+        ("unreadable image: corrupt or truncated image (broken data stream)", None,
+         "onleesbare foto: beschadigde of onvolledige foto (broken data stream)"),
+        ("hand: 2 face-down tile(s) are not part of a concealed kong", None,
+         "hand: 2 omgekeerde steen/stenen horen bij geen gesloten kong"),
+        ("not a photo: a folder", None, "geen foto: een map"),
+        ("hand: concealed: tile '8z' does not exist (z goes 1-7)",
+         "hand: stenen in de hand: steen '8z' bestaat niet (z gaat van 1 tot 7)",
+         "hand: stenen in de hand: steen '8z' bestaat niet (z gaat van 1 tot 7)"),
+    ],
+)  # fmt: skip
+def test_a_photo_error_is_dutch_in_the_dutch_handout(
+    tmp_path: Path, error: str, error_nl: str | None, dutch: str
+) -> None:
+    failed = record(error=error, error_nl=error_nl, tiles=[], hand=None, result=None, annotated=None)
+    _, text = rendered(tmp_path, [failed])
+    assert f"fout: {dutch}" in text and f"Fout: {dutch}" in text
+    _, text = rendered(tmp_path, [failed], lang="en")
+    assert f"error: {error}" in text
 
 
 def test_photos_of_a_set_new_to_the_recognizer_point_to_learn_set(tmp_path: Path) -> None:

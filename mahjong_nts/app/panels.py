@@ -5,7 +5,6 @@ each other.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from mahjong_nts.app.i18n import item_name, reason_text, t
 from mahjong_nts.app.recording import withdraw
 from mahjong_nts.app.state import HandEditor, apply_notation
 from mahjong_nts.reading.tiles import BACK
+from mahjong_nts.reading.wording import assumption_text
 from mahjong_nts.tile_art import hand_html
 from mahjong_nts.tile_art import tile_label as picture_name
 from scoring import (
@@ -104,47 +104,6 @@ def reading_notes(evaluation: Evaluation, lang: str) -> None:
         return
     lines = [f"- {t(lang, 'assumed_sure', what=assumption_text(a.what, lang), sure=a.sure)}" for a in table]
     st.caption("\n".join([t(lang, "assumed"), *lines]))
-
-
-# The reading's assumptions (mahjong_nts.reading, in English) in Dutch: pattern -> Dutch, {tile} by name.
-ASSUMPTIONS_NL: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), dutch)
-    for pattern, dutch in (
-        (
-            r"all (?P<n>\d+) tiles concealed \(no melds declared\)",
-            "alle {n} stenen gesloten (geen sets gemeld)",
-        ),
-        (r"winning_tile (?P<tile>\w+) \(last tile read\)", "winnende steen {tile} (laatst gelezen)"),
-        (r"winning_tile (?P<tile>\w+) \(set apart\)", "winnende steen {tile} (apart gelegd)"),
-        (r"open set (?P<set>\w+) \(laid apart from the rack\)", "open set {set} (apart van het rek)"),
-        (
-            r"hand in row (?P<row>\d+) of (?P<rows>\d+) \(largest tiles\); left out: (?P<rest>.*)",
-            "hand in rij {row} van {rows} (grootste stenen); weggelaten: {rest}",
-        ),
-        (
-            r"(?P<n>\d+) face-down tile\(s\) are part of no concealed kong",
-            "{n} omgekeerde stenen horen bij geen gesloten kong",
-        ),
-        (r"concealed kong (?P<set>\w+) \((?P<rest>.*)\)", "gesloten kong {set} ({rest})"),
-        (r"open kong (?P<set>\w+) \((?P<rest>.*)\)", "open kong {set} ({rest})"),
-    )
-)
-
-
-def assumption_text(what: str, lang: str) -> str:
-    """One assumption of the reading in the page's language (unknown ones as the reading wrote them)."""
-    if lang != "nl":
-        return what
-    for pattern, dutch in ASSUMPTIONS_NL:
-        found = pattern.fullmatch(what)
-        if found:
-            fields = found.groupdict()
-            if "tile" in fields:
-                fields["tile"] = tile_name(fields["tile"], lang)
-            if "rest" in fields:  # a kong's layout: "1m back back 1m"
-                fields["rest"] = re.sub(r"\bback\b", t(lang, "face_down"), fields["rest"])
-            return dutch.format(**fields)
-    return what
 
 
 def set_game(ruleset: str | None = None, prevailing_wind: str | None = None) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from mahjong_nts.messages import one_line
+from mahjong_nts.messages import in_dutch, one_line
 from mahjong_nts.reading.tiles import TileRead, tiles_from_detections
 from recognizer.annotate import Mark, TileAnnotator
 
@@ -112,43 +112,11 @@ def recognizer_read(
     return read
 
 
-# What the recognizer and this module say about a photo, in Dutch: (English start, Dutch), the detail after
-# the English start kept as it is (a size, a library's own words).
-PHOTO_MESSAGES: tuple[tuple[str, str], ...] = (
-    ("not an image (looks like a text file)", "geen afbeelding (het lijkt een tekstbestand)"),
-    (
-        "not an image in a supported format (JPEG, PNG, WebP, HEIC or AVIF)",
-        "geen afbeelding in een bruikbaar formaat (JPEG, PNG, WebP, HEIC of AVIF)",
-    ),
-    (
-        "HEIC/HEIF photos need the pi-heif package (pip install pi-heif); or export the photo as JPEG",
-        "voor HEIC/HEIF-foto's is het pakket pi-heif nodig (pip install pi-heif); of bewaar de foto als JPEG",
-    ),
-    (
-        "corrupt HEIC/HEIF photo (no picture found in it)",
-        "beschadigde HEIC/HEIF-foto (er staat geen beeld in)",
-    ),
-    ("empty file (0 bytes)", "leeg bestand (0 bytes)"),
-    ("image too large to decode", "foto te groot om te openen"),
-    ("image too large", "foto te groot"),
-    ("corrupt or truncated image", "beschadigde of onvolledige foto"),
-    ("invalid image size", "ongeldige fotomaat"),
-    ("not a readable image", "geen leesbare afbeelding"),
-    ("recognition failed:", "herkennen mislukt:"),
-    ("cannot read", "kan niet lezen"),
-)
-
-
 def photo_message(message: str, lang: str) -> str:
     """A photo's error or warning for the page: without the "<bytes>:" the recognizer puts before it, and in
     Dutch where the words are known (the rest of the line, such as a size, as it was)."""
     text = message.removeprefix("<bytes>: ").strip()
-    if lang != "nl":
-        return text
-    for english, dutch in PHOTO_MESSAGES:
-        if text.startswith(english):
-            return dutch + text[len(english) :]
-    return text
+    return in_dutch(text) if lang == "nl" else text
 
 
 def typed_over_photo(tiles: Sequence[TileRead]) -> bool:

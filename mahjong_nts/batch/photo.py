@@ -18,7 +18,7 @@ import numpy as np
 from mahjong_nts.batch.outputs import atomic_write_bytes, short_name
 from mahjong_nts.batch.sidecar import PhotoContext
 from mahjong_nts.batch.suggest import NO_SHAPE, completing_swap
-from mahjong_nts.messages import one_line
+from mahjong_nts.messages import in_dutch, one_line
 from mahjong_nts.reading.hand import propose_hand
 from mahjong_nts.reading.tiles import tiles_from_records
 
@@ -108,12 +108,13 @@ def new_record(job: PhotoJob, error: str | None = None) -> dict[str, Any]:
         "annotated": None,
         "suggestion": None,
         "error": error,
+        "error_nl": None,
     }
 
 
 def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str, Any]:
     """Read, annotate, plan and score one photo; the durable record for results.jsonl."""
-    from scoring import InputError, hand_from_dict, hand_to_dict, score_hand
+    from scoring import InputError, describe, hand_from_dict, hand_to_dict, score_hand
 
     started = time.perf_counter()
     record = new_record(job)
@@ -145,6 +146,7 @@ def process_photo(job: PhotoJob, reader: PhotoReader, out_dir: Path) -> dict[str
                     record["suggestion"] = completing_swap(read, job.context.given)
             except InputError as problem:
                 record["error"] = f"hand: {one_line(problem)}"
+                record["error_nl"] = f"hand: {in_dutch(one_line(describe(problem, 'nl')))}"
             except Exception as problem:  # a scorer bug: this photo's error, the batch goes on
                 record["error"] = f"scoring failed: {type(problem).__name__}: {one_line(problem)}"
     record["seconds"] = round(time.perf_counter() - started, 3)

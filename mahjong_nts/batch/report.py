@@ -19,8 +19,10 @@ from typing import Any
 from urllib.parse import quote
 
 from mahjong_nts.batch.outputs import confidence_stats, outcome_counts, reading_text
+from mahjong_nts.messages import in_dutch
 from mahjong_nts.reading.hand import STATED_DEFAULTS, show_value
 from mahjong_nts.reading.tiles import looks_unfamiliar, tiles_from_records
+from mahjong_nts.reading.wording import assumption_text
 from mahjong_nts.tile_art import BACK, CODES, sprite_tile, tile_label, tile_sprite
 from scoring import parse_tiles, tile_name
 from scoring.jsonread import show_path
@@ -292,7 +294,7 @@ def _summary(records: Sequence[Mapping[str, Any]], low_confidence: float, lang: 
     for number, record in enumerate(records, start=1):
         result = record.get("result") or {}
         if record.get("error"):
-            status = f'<span class="error">{_e(_w(lang, "error", error=record["error"]))}</span>'
+            status = f'<span class="error">{_e(_w(lang, "error", error=_error(record, lang)))}</span>'
         elif result.get("valid"):
             status = _w(lang, "mahjong")
         else:
@@ -376,7 +378,7 @@ def _photo_section(
         alt = _w(lang, "photo_alt", file=record["file"])
         parts.append(f'<figure><img src="{_e(src)}" alt="{_e(alt)}"></figure>')
     if record.get("error"):
-        parts.append(f'<p class="error">{_e(_w(lang, "error_line", error=record["error"]))}</p>')
+        parts.append(f'<p class="error">{_e(_w(lang, "error_line", error=_error(record, lang)))}</p>')
     parts.append(_facts(record, low_confidence, lang))
     parts.append(_warnings(record, low_confidence, lang))
     result = record.get("result")
@@ -444,11 +446,19 @@ _STATED = {f"{key} {show_value(value)}": key for key, value in STATED_DEFAULTS.i
 
 
 def _assumption(line: str, lang: str) -> str:
-    """A line of what was assumed: a stated default in the page's words, others as the record has them."""
+    """A line of what was assumed, in the page's words: a stated default, or how the table was read."""
     key = _STATED.get(line)
     if key is None:
-        return line
+        return assumption_text(line, lang)
     return f"{_field(key, lang)} {_value_text(key, STATED_DEFAULTS[key], lang)}"
+
+
+def _error(record: Mapping[str, Any], lang: str) -> str:
+    """The photo's error in the page's language (a record of an older run has no `error_nl`)."""
+    error = str(record["error"])
+    if lang != "nl":
+        return error
+    return str(record.get("error_nl") or in_dutch(error))
 
 
 def _tiles_read(record: Mapping[str, Any], low_confidence: float, lang: str) -> str:
