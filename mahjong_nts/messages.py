@@ -74,10 +74,12 @@ STARTS_NL: tuple[tuple[str, str], ...] = (
     ),
 )
 
-# (pattern, Dutch): whole lines with a number in them, {n} kept.
+# (pattern, Dutch): whole lines with a part that varies (a number, a file name, a value), kept as it is; a
+# part named `rest` is a message of its own, put in Dutch in turn.
 PATTERNS_NL: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), dutch)
     for pattern, dutch in (
+        # why a photo's tiles make no hand (mahjong_nts.reading.hand)
         (
             r"(?P<n>\d+) face-down tile\(s\) are not part of a concealed kong",
             "{n} omgekeerde steen/stenen horen bij geen gesloten kong (hun voorkant is niet te raden)",
@@ -85,6 +87,33 @@ PATTERNS_NL: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"(?P<n>\d+) face-down tile\(s\) are not part of a declared concealed kong",
             "{n} omgekeerde steen/stenen horen bij geen opgegeven gesloten kong",
+        ),
+        # what is wrong with a sidecar or defaults.json (mahjong_nts.batch.sidecar, scoring.jsonread)
+        (r"sidecar (?P<file>.+?): (?P<rest>.+)", "zijbestand {file}: {rest}"),
+        (r"two sidecars for (?P<photo>.+?): (?P<files>.+)", "twee zijbestanden voor {photo}: {files}"),
+        (
+            r"unknown key (?P<key>'.*') \(allowed: (?P<keys>.*)\)",
+            "onbekende sleutel {key} (toegestaan: {keys})",
+        ),
+        (r"bad JSON: (?P<why>.*)", "geen geldige JSON: {why}"),
+        (r"must hold one JSON object, not (?P<what>.*)", "moet één JSON-object bevatten, niet {what}"),
+        (r"larger than (?P<n>\d+) MiB", "groter dan {n} MiB"),
+        (r"(?P<key>\w+) must be a string, not (?P<value>.*)", "{key} moet tekst zijn, niet {value}"),
+        (
+            r"self_drawn must be true or false, not (?P<value>.*)",
+            "self_drawn moet true of false zijn, niet {value}",
+        ),
+        (
+            r"flags must be a list of flag names, not (?P<value>.*)",
+            "flags moet een lijst met namen van bijzonderheden zijn, niet {value}",
+        ),
+        (
+            r"(?P<key>\w+) must be a tile string like '123m11z', not (?P<value>.*)",
+            "{key} moet stenen als tekst geven, zoals '123m11z', niet {value}",
+        ),
+        (
+            r"melds must be a list like (?P<like>\[.*\]), not (?P<value>.*)",
+            "melds moet een lijst zijn zoals {like}, niet {value}",
         ),
     )
 )
@@ -95,7 +124,10 @@ def in_dutch(message: str) -> str:
     for pattern, dutch in PATTERNS_NL:
         found = pattern.fullmatch(message)
         if found:
-            return dutch.format(**found.groupdict())
+            fields = found.groupdict()
+            if "rest" in fields:
+                fields["rest"] = in_dutch(fields["rest"])
+            return dutch.format(**fields)
     for english, dutch in STARTS_NL:
         if message.startswith(english):
             rest = message[len(english) :]
