@@ -36,12 +36,12 @@ _WIND_OF_CODE = {"1z": "E", "2z": "S", "3z": "W", "4z": "N"}
 def _wind(obj: Mapping[str, Any], key: str) -> str:
     value = obj[key]
     if not isinstance(value, str):
-        raise InputError(f"{key} must be one of E, S, W, N, not {quote(value)}")
+        raise InputError.of("wind_not_one_of", field=key, value=quote(value))
     if value in WINDS:
         return value
     wind = _WIND_OF_CODE.get(ALIASES.get(value.strip().lower(), value.strip().lower()))
     if wind is None:
-        raise InputError(f"{key} must be one of E, S, W, N, not {quote(value)}")
+        raise InputError.of("wind_not_one_of", field=key, value=quote(value))
     return wind
 
 
@@ -50,11 +50,11 @@ def _tiles(value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return _parse(_short_text(value, where), where)
     if not isinstance(value, list):
-        raise InputError(f"{where}: expected a tile string like '123m11z', not {type(value).__name__}")
+        raise InputError.of("tiles_not_text", where=where, type=type(value).__name__)
     tiles: list[str] = []
     for part in value:
         if not isinstance(part, str):
-            raise InputError(f"{where}: tiles must be strings, not {quote(part)}")
+            raise InputError.of("tile_part_not_text", where=where, value=quote(part))
         tiles.extend(_parse(_short_text(part, where), where))
     return tuple(sorted(tiles, key=INDEX.__getitem__))
 
@@ -62,7 +62,7 @@ def _tiles(value: Any, where: str) -> tuple[str, ...]:
 def _short_text(text: str, where: str) -> str:
     """`text` when it is at most MAX_TEXT characters long; InputError quoting its start otherwise."""
     if len(text) > MAX_TEXT:
-        raise InputError(f"{where}: {quote(text)} is too long (at most {MAX_TEXT} characters)")
+        raise InputError.of("text_too_long", where=where, value=quote(text), limit=MAX_TEXT)
     return text
 
 
@@ -93,15 +93,15 @@ def _meld(value: Any, number: int) -> Meld:
     if isinstance(value, str):
         return Meld(_tiles(value, where), True)
     if not isinstance(value, Mapping):
-        raise InputError(f'{where}: expected an object like {{"tiles": "111z", "open": true}}')
+        raise InputError.of("meld_not_object", where=where)
     for key in value:
         if key not in MELD_KEYS:
-            raise InputError(f"{where}: unknown key {quote(key)} (known: tiles, open)")
+            raise InputError.of("meld_unknown_key", where=where, key=quote(key))
     if "tiles" not in value:
-        raise InputError(f"{where}: missing key 'tiles'")
+        raise InputError.of("meld_tiles_missing", where=where)
     is_open = value.get("open", True)
     if not isinstance(is_open, bool):
-        raise InputError(f"{where}: open must be true or false, not {quote(is_open)}")
+        raise InputError.of("meld_open_value", where=where, value=quote(is_open))
     return Meld(_tiles(value["tiles"], where), is_open)
 
 
@@ -120,36 +120,36 @@ def hand_from_dict(obj: Mapping[str, Any]) -> Hand:
     (('1m', '2m', '3m'), 'winner', 'app')
     """
     if type(obj) is not dict and not isinstance(obj, Mapping):
-        raise InputError(f"a hand must be a JSON object, not {type(obj).__name__}")
+        raise InputError.of("hand_not_object", type=type(obj).__name__)
     if not _KNOWN_KEYS.issuperset(obj):
         unknown = next(key for key in obj if key not in _KNOWN_KEYS)
-        raise InputError(f"unknown key {quote(unknown)} (known: {', '.join(KEYS)})")
+        raise InputError.of("hand_unknown_key", key=quote(unknown), known=", ".join(KEYS))
     role = obj.get("role", "winner")
     required = ["seat_wind", "prevailing_wind", "concealed"] + (["winning_tile"] if role == "winner" else [])
     for key in required:
         if key not in obj:
-            raise InputError(f"missing key {quote(key)}")
+            raise InputError.of("hand_key_missing", key=quote(key))
     for key in ("ruleset", "role"):
         if key in obj and not isinstance(obj[key], str):
-            raise InputError(f"{key} must be a string, not {quote(obj[key])}")
+            raise InputError.of("key_not_text", field=key, value=quote(obj[key]))
         if key in obj:
             _short_text(obj[key], key)
     melds = obj.get("melds", [])
     if not isinstance(melds, list):
-        raise InputError('melds must be a list of objects like {"tiles": "111z", "open": true}')
+        raise InputError.of("melds_not_list")
     winning = obj.get("winning_tile")
     winning_tile: str | None = None
     if winning is not None:
         tiles = _tiles(winning, "winning_tile")
         if len(tiles) != 1:
-            raise InputError(f"winning_tile must be exactly one tile, not {quote(winning)}")
+            raise InputError.of("winning_tile_not_one", value=quote(winning))
         winning_tile = tiles[0]
     self_drawn = obj.get("self_drawn", False)
     if not isinstance(self_drawn, bool):
-        raise InputError(f"self_drawn must be true or false, not {quote(self_drawn)}")
+        raise InputError.of("self_drawn_value", value=quote(self_drawn))
     flags = obj.get("flags", [])
     if not isinstance(flags, list) or not all(isinstance(flag, str) for flag in flags):
-        raise InputError(f"flags must be a list of flag names, not {quote(flags)}")
+        raise InputError.of("flags_not_list", value=quote(flags))
     for flag in flags:
         _short_text(flag, "flags")
     bonus = obj.get("bonus", "")

@@ -196,6 +196,65 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "waits needs 13 tiles (plus 1 per kong): got {concealed} concealed and {melds} melds",
         "nl": "wachten vraagt 13 stenen (plus 1 per kong): {concealed} in de hand en {melds} sets gegeven",
     },
+    # the `score` input object (scoring.io); a {value} comes quoted and cut short by jsonread.quote
+    "hand_not_object": {
+        "en": "a hand must be a JSON object, not {type}",
+        "nl": "een hand moet een JSON-object zijn, geen {type}",
+    },
+    "hand_unknown_key": {
+        "en": "unknown key {key} (known: {known})",
+        "nl": "onbekende sleutel {key} (bekend: {known})",
+    },
+    "hand_key_missing": {"en": "missing key {key}", "nl": "sleutel {key} ontbreekt"},
+    "key_not_text": {
+        "en": "{field} must be a string, not {value}",
+        "nl": "{field} moet tekst zijn, niet {value}",
+    },
+    "text_too_long": {
+        "en": "{value} is too long (at most {limit} characters)",
+        "nl": "{value} is te lang (hoogstens {limit} tekens)",
+    },
+    "wind_not_one_of": {
+        "en": "{field} must be one of E, S, W, N, not {value}",
+        "nl": "{field} moet E, S, W of N zijn (Oost, Zuid, West, Noord), niet {value}",
+    },
+    "tiles_not_text": {
+        "en": "expected a tile string like '123m11z', not {type}",
+        "nl": "verwacht stenen als tekst zoals '123m11z', geen {type}",
+    },
+    "tile_part_not_text": {
+        "en": "tiles must be strings, not {value}",
+        "nl": "stenen moeten tekst zijn, niet {value}",
+    },
+    "melds_not_list": {
+        "en": 'melds must be a list of objects like {{"tiles": "111z", "open": true}}',
+        "nl": "de sets moeten een lijst zijn van objecten met 'tiles' (de stenen, bijv. '111z') en 'open'",
+    },
+    "meld_not_object": {
+        "en": 'expected an object like {{"tiles": "111z", "open": true}}',
+        "nl": "verwacht een object met 'tiles' (de stenen, bijv. '111z') en 'open' ('true' of 'false')",
+    },
+    "meld_unknown_key": {
+        "en": "unknown key {key} (known: tiles, open)",
+        "nl": "onbekende sleutel {key} (bekend: 'tiles', 'open')",
+    },
+    "meld_tiles_missing": {"en": "missing key 'tiles'", "nl": "sleutel 'tiles' ontbreekt"},
+    "meld_open_value": {
+        "en": "open must be true or false, not {value}",
+        "nl": "'open' moet ja of nee zijn ('true' of 'false'), niet {value}",
+    },
+    "winning_tile_not_one": {
+        "en": "winning_tile must be exactly one tile, not {value}",
+        "nl": "de winnende steen moet precies één steen zijn, niet {value}",
+    },
+    "self_drawn_value": {
+        "en": "self_drawn must be true or false, not {value}",
+        "nl": "zelf gepakt ('self_drawn') moet ja of nee zijn ('true' of 'false'), niet {value}",
+    },
+    "flags_not_list": {
+        "en": "flags must be a list of flag names, not {value}",
+        "nl": "de bijzonderheden ('flags') moeten een lijst met namen zijn, niet {value}",
+    },
 }
 
 # Dutch words for the parameters `scoring.wording` translates; English keeps the raw value.

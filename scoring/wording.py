@@ -12,6 +12,7 @@ from scoring.tiles import INDEX, WIND_CODES, tile_name
 
 LANGUAGES = ("nl", "en")
 _MELD_FIELD = re.compile(r"melds\[(\d+)\]")
+_CHARACTERS = re.compile(r"\((\d+) characters\)$")
 
 
 def describe(error: BaseException, lang: str = "nl") -> str:
@@ -48,6 +49,10 @@ def dutch_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = tile_name(WIND_CODES[value], "nl")
         elif key == "field":
             out[key] = field_name(str(value), "nl")
+        elif key == "value" and isinstance(value, str):  # jsonread.quote cut it: "'abc'... (400 characters)"
+            out[key] = _CHARACTERS.sub(r"(\1 tekens)", value)
+        elif key == "known" and isinstance(value, str):  # the JSON keys there are, quoted as typed
+            out[key] = ", ".join(f"'{name}'" for name in value.split(", "))
         elif isinstance(value, tuple):
             out[key] = " of ".join(map(str, value))
     return out

@@ -43,6 +43,14 @@ def hand(base: Hand = WINNER, **changes: Any) -> Callable[[], object]:
     return lambda: validate_hand(replace(base, **changes))
 
 
+def typed(drop: str | None = None, **changes: Any) -> Callable[[], object]:
+    """A `score` input object (JSON) for WINNER, with `changes` and without key `drop`."""
+    obj: dict[str, Any] = {"seat_wind": "E", "prevailing_wind": "S", "concealed": "123m456p789s111z22z",
+                           "winning_tile": "2z", **changes}  # fmt: skip
+    obj.pop(drop or "", None)
+    return lambda: hand_from_dict(obj)
+
+
 def flags(*names: str, base: Hand = WINNER, **changes: Any) -> Callable[[], object]:
     return hand(base, flags=frozenset(names), **changes)
 
@@ -102,6 +110,23 @@ CASES: list[tuple[str, Callable[[], object]]] = [
     ("waits_tile_count", lambda: waits(WINNER.concealed[:12])),
     ("meld_no_set", lambda: waits(WINNER.concealed[:10], [Meld(("1m", "2m", "4m"))])),
     ("too_many_of_tile", lambda: waits(parse_tiles("1111m"), [Meld(("1m", "2m", "3m"))] * 3)),
+    ("hand_not_object", lambda: hand_from_dict(["1m"])),  # type: ignore[arg-type]
+    ("hand_unknown_key", typed(seat="E")),
+    ("hand_key_missing", typed(drop="seat_wind")),
+    ("key_not_text", typed(ruleset=3)),
+    ("text_too_long", typed(ruleset="x" * 400)),
+    ("wind_not_one_of", typed(seat_wind="X")),
+    ("wind_not_one_of", typed(prevailing_wind=["E"])),
+    ("tiles_not_text", typed(bonus=5)),
+    ("tile_part_not_text", typed(bonus=["1f", 2])),
+    ("melds_not_list", typed(melds="111z")),
+    ("meld_not_object", typed(melds=[5])),
+    ("meld_unknown_key", typed(melds=[{"tiles": "111z", "shown": True}])),
+    ("meld_tiles_missing", typed(melds=[{"open": True}])),
+    ("meld_open_value", typed(melds=[{"tiles": "111z", "open": "yes"}])),
+    ("winning_tile_not_one", typed(winning_tile="2z2z")),
+    ("self_drawn_value", typed(self_drawn="yes")),
+    ("flags_not_list", typed(flags="heaven")),
 ]
 
 # Words that give an English sentence away; none may stand in a Dutch text outside quotes.
