@@ -130,6 +130,7 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
             "save it as a JPEG or smaller"
         )
     image.load()
+    image = _reduced(image, max_side)
     decoded_w, decoded_h = image.size
     oriented = _oriented(image)
     width, height = _oriented_size(oriented, stored_w, stored_h, decoded_w, decoded_h)
@@ -158,6 +159,20 @@ def heif_reader() -> bool:
         return False
     pi_heif.register_heif_opener()
     return True
+
+
+REDUCIBLE_MODES = ("RGB", "RGBA", "L", "LA")
+"""Modes Pillow's box reduction takes; other modes (palette, 16-bit grey) are shrunk after conversion."""
+
+
+def _reduced(image: Image.Image, max_side: int) -> Image.Image:
+    """A photo decoded at twice `max_side` or more (a big PNG, HEIC or AVIF: only JPEG decodes small)
+    averaged down by a whole factor at once, so its later copies (turned, converted) are small too: a 24 MP
+    HEIC then peaks at about half the memory. What remains above `max_side` is shrunk by `_downscale`."""
+    factor = max(image.size) // max_side
+    if factor < 2 or image.mode not in REDUCIBLE_MODES:
+        return image
+    return image.reduce(factor)
 
 
 def _oriented(image: Image.Image) -> Image.Image:

@@ -176,3 +176,21 @@ def test_big_photo_is_downscaled_with_scale_recorded(tmp_path: Path) -> None:
     assert (image.width, image.height) == (600, 800)
     assert max(image.rgb.shape[:2]) == 200 and image.rgb.shape[0] > image.rgb.shape[1]
     assert image.scale == pytest.approx(image.rgb.shape[1] / 600)
+
+
+def test_a_big_png_averaged_down_first_reads_as_if_shrunk_at_once(tmp_path: Path) -> None:
+    """A photo decoded at twice the kept size or more is box-reduced first (less memory): the pixels kept
+    are those one area-averaging shrink gives, within rounding; palette photos take the plain path."""
+    import cv2
+
+    y, x = np.mgrid[0:600, 0:900]
+    rgb = np.stack([(x * 255 // 899), (y * 255 // 599), ((x + y) % 256)], axis=2).astype(np.uint8)
+    png = tmp_path / "big.png"
+    Image.fromarray(rgb).save(png)
+    image = load_image(png, max_side=200)
+    expected = cv2.resize(rgb, (200, 133), interpolation=cv2.INTER_AREA)
+    assert image.rgb.shape == expected.shape and image.scale == pytest.approx(200 / 900)
+    assert np.abs(image.rgb.astype(int) - expected.astype(int)).mean() < 2.0
+    palette = tmp_path / "palette.png"
+    Image.fromarray(rgb).convert("P").save(palette)
+    assert load_image(palette, max_side=200).rgb.shape == (133, 200, 3)
