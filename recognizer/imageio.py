@@ -130,9 +130,9 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
             "save it as a JPEG or smaller"
         )
     image.load()
-    image = _reduced(image, max_side)
-    decoded_w, decoded_h = image.size
-    oriented = _oriented(image)
+    decoded = _reduced(image, max_side)
+    decoded_w, decoded_h = decoded.size
+    oriented = _oriented(decoded)
     width, height = _oriented_size(oriented, stored_w, stored_h, decoded_w, decoded_h)
     rgb = _to_rgb_array(oriented)
     if max(rgb.shape[:2]) > max_side:

@@ -194,3 +194,17 @@ def test_a_big_png_averaged_down_first_reads_as_if_shrunk_at_once(tmp_path: Path
     palette = tmp_path / "palette.png"
     Image.fromarray(rgb).convert("P").save(palette)
     assert load_image(palette, max_side=200).rgb.shape == (133, 200, 3)
+
+
+def test_a_reduced_photo_keeps_its_exif_turn(tmp_path: Path) -> None:
+    rgb = np.zeros((600, 900, 3), np.uint8)
+    rgb[:100, :100] = (255, 0, 0)  # the stored top-left corner: top-right once turned a quarter clockwise
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    png = tmp_path / "turned.png"
+    Image.fromarray(rgb).save(png, exif=exif.tobytes())
+    for max_side in (200, 2000):  # reduced first, and not
+        image = load_image(png, max_side=max_side)
+        assert (image.width, image.height) == (600, 900)
+        assert image.rgb.shape[0] > image.rgb.shape[1]
+        assert tuple(image.rgb[2, -3]) == (255, 0, 0) and tuple(image.rgb[2, 2]) == (0, 0, 0)
