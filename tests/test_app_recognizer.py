@@ -128,3 +128,16 @@ def test_first_run_reads_the_sample_photo_with_the_trained_models(
     assert not at.exception
     assert int(at.metric[0].value) == 704
     st.cache_resource.clear()
+
+
+def test_without_models_the_photo_still_shows_as_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Models that will not load: the photo (an iPhone's HEIC here) is shown, loaded as for reading, and the
+    page says why no tiles were read; the player types the hand."""
+    monkeypatch.setenv("MAHJONG_NTS_MODELS", str(tmp_path / "no-models"))
+    monkeypatch.setattr(pipeline, "_shared", None)
+    reading = real_photo_reader()((ROOT / "tests" / "data" / "hand1.heic").read_bytes())
+    assert reading.error is None and reading.tiles == ()
+    assert reading.warning and "no-models" in reading.warning
+    assert reading.image is not None and reading.image.shape == (640, 640, 3) and reading.scale == 1.0

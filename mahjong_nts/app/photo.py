@@ -104,8 +104,8 @@ def recognizer_read(
             return PhotoReading(key=key, error=one_line(exc))
         try:
             recognizer = tile_set.recognizer() if tile_set else recognizer_module.get_recognizer()
-        except Exception as exc:  # models missing or broken: show the photo, the player types the hand
-            return picture_only(data, key, warning=one_line(exc))
+        except Exception as exc:  # models missing or broken: show the photo (as loaded), the player types
+            return PhotoReading(key=key, image=image.rgb, scale=float(image.scale), warning=one_line(exc))
         detections = recognizer.recognize(image)
         return reading_from_detections(key, image, detections, recognizer_module.LABELS)
 
