@@ -199,7 +199,9 @@ def test_camera_photo_is_read_like_an_upload(deps: AppDeps) -> None:
     at = start(deps)
     assert not at.camera_input  # the camera asks for permission only when switched on
     at.toggle(key="use_camera").set_value(True).run()
-    at.camera_input(key="photo_camera-0").set_value(("shot.jpg", HAND1.read_bytes(), "image/jpeg")).run()
+    camera = at.camera_input(key="photo_camera-0")
+    assert camera.proto.resolution_height == 1080  # not the widget's width: a few hundred pixels on a phone
+    camera.set_value(("shot.jpg", HAND1.read_bytes(), "image/jpeg")).run()
     assert not at.exception
     prefix = f"hand-{photo_key(HAND1.read_bytes())}"
     assert sorted(parse_tiles(widget(at.text_input, f"{prefix}-notation").value)) == sorted(HAND1_READ)

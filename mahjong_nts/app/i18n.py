@@ -24,6 +24,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "photo": ("Foto", "Photo"),
     "upload": ("Foto van de hand uploaden", "Upload a photo of the hand"),
     "use_camera": ("Camera gebruiken", "Use the camera"),
+    "upload_help": (
+        "JPEG, PNG, WebP, HEIC of AVIF. Op een telefoon kun je hier ook meteen een foto maken met de camera "
+        "van de telefoon: dat geeft de scherpste foto.",
+        "JPEG, PNG, WebP, HEIC or AVIF. On a phone this can also take a photo with the phone's own camera: "
+        "that gives the sharpest photo.",
+    ),
+    "camera_help": (
+        "De camera in de pagina (1080 beeldlijnen waar de camera dat kan). Scherper: uploaden en daar een "
+        "foto maken met de camera van de telefoon.",
+        "The camera in the page (1080 lines where the camera can). Sharper: upload, and take the photo there "
+        "with the phone's own camera.",
+    ),
     "camera": ("Maak een foto van de hand", "Take a photo of the hand"),
     "sample": ("Voorbeeldfoto", "Sample photo"),
     "sample_caption": (

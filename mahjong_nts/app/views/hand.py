@@ -69,11 +69,15 @@ WAITING_FOR_INPUT = frozenset({"no_tiles", "no_winning_tile", "face_down_left"})
 def choose_photo(deps: AppDeps, lang: str) -> bytes | None:
     """The photo to read: the camera's, else an upload, else the chosen sample (said in a caption)."""
     uploaded = st.file_uploader(
-        t(lang, "upload"), key=photo_widget_key("photo_upload"), max_upload_size=MAX_UPLOAD_MB
+        t(lang, "upload"),
+        key=photo_widget_key("photo_upload"),
+        max_upload_size=MAX_UPLOAD_MB,
+        help=t(lang, "upload_help"),
     )
     camera = None
-    if st.toggle(t(lang, "use_camera"), key="use_camera"):
-        camera = st.camera_input(t(lang, "camera"), key=photo_widget_key("photo_camera"))
+    if st.toggle(t(lang, "use_camera"), key="use_camera", help=t(lang, "camera_help")):
+        # without a resolution the picture is as wide as the widget: a few hundred pixels on a phone
+        camera = st.camera_input(t(lang, "camera"), key=photo_widget_key("photo_camera"), resolution="1080p")
     if camera is not None:
         return camera.getvalue()
     if uploaded is not None:
