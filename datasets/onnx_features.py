@@ -21,17 +21,20 @@ FEATURES = "features"
 
 
 def with_features(model: onnx.ModelProto) -> onnx.ModelProto:
-    """`model` with the input of the Gemm that makes "logits" also given out as FEATURES. Raises
-    ValueError for a graph without such a Gemm (an averaging ensemble: no one vector to compare)."""
+    """`model` with the input of the Gemm that makes "logits" also given out as FEATURES; of an averaging
+    ensemble (logits made from its members' by other nodes), its first member's, so that set profiles made
+    with that network alone still read. Raises ValueError for a graph with no Gemm to take."""
     graph = model.graph
     if any(o.name == FEATURES for o in graph.output):
         return model
     last = [n for n in graph.node if "logits" in n.output]
-    if len(last) != 1 or last[0].op_type != "Gemm":
-        raise ValueError('no single Gemm makes "logits": this classifier has no one feature vector')
-    pooled = last[0].input[0]
-    trans_b = any(a.name == "transB" and a.i for a in last[0].attribute)
-    weight = next((i for i in graph.initializer if i.name == last[0].input[1]), None)
+    gemms = [n for n in graph.node if n.op_type == "Gemm"]
+    if len(last) != 1 or not gemms:
+        raise ValueError('no Gemm makes "logits": this classifier has no feature vector')
+    gemm = last[0] if last[0].op_type == "Gemm" else gemms[0]  # members export in order: the first's
+    pooled = gemm.input[0]
+    trans_b = any(a.name == "transB" and a.i for a in gemm.attribute)
+    weight = next((i for i in graph.initializer if i.name == gemm.input[1]), None)
     if weight is None or len(weight.dims) != 2:
         raise ValueError('the Gemm that makes "logits" has no constant weight: no feature width')
     width = weight.dims[1] if trans_b else weight.dims[0]
