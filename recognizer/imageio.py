@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -29,10 +29,7 @@ A 12 MP phone photo is decoded at half size (2016x1512): tiles stay far larger t
 
 FORMATS = ("JPEG", "PNG", "WEBP", "AVIF", "BMP", "TIFF")
 """Formats Pillow may open (its JPEG reader also opens the MPO files many phones write; AVIF where Pillow
-was built with it, as its wheels are). HEIC, an iPhone's own format, is added per photo: `HEIF`."""
-
-HEIF = "HEIF"
-"""Pillow's name for the HEIC/HEIF reader that pi-heif registers (iPhones save their photos so)."""
+was built with it, as its wheels are). HEIC, an iPhone's own format, is pi-heif's (`_decode_heif`)."""
 
 HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 """ISO media `ftyp` brands of HEIC/HEIF photos (`mif1` is also among an AVIF file's brands)."""
@@ -103,12 +100,9 @@ def _read_source(source: str | Path | bytes) -> tuple[str, bytes]:
 
 def _decode(data: bytes, max_side: int) -> LoadedImage:
     """Open, check size, decode, orient and convert `data`; errors propagate to `load_image`."""
-    formats: tuple[str, ...] = FORMATS
     if is_heif(data):
-        if not heif_reader():
-            raise ImageError(NO_HEIF_READER)
-        formats = (*FORMATS, HEIF)
-    image = Image.open(io.BytesIO(data), formats=formats)
+        return _decode_heif(data, max_side)
+    image = Image.open(io.BytesIO(data), formats=FORMATS)
     stored_w, stored_h = image.size
     if stored_w <= 0 or stored_h <= 0:
         raise ImageError(f"invalid image size {stored_w}x{stored_h}")
@@ -149,16 +143,55 @@ def is_heif(data: bytes) -> bool:
     return any(brand in data[8:64] for brand in HEIF_BRANDS)
 
 
-@functools.cache
-def heif_reader() -> bool:
-    """Register pi-heif's reader with Pillow, once; False where pi-heif is not installed. pi-heif applies
-    the photo's own rotation while decoding and resets its EXIF orientation, so nothing turns it twice."""
+def heif_decoder() -> ModuleType | None:
+    """pi-heif, the HEIC decoder; None where it is not installed."""
     try:
         import pi_heif
     except ImportError:
-        return False
-    pi_heif.register_heif_opener()
-    return True
+        return None
+    return pi_heif
+
+
+def _decode_heif(data: bytes, max_side: int) -> LoadedImage:
+    """A HEIC photo decoded by pi-heif straight into one array (not copied again into Pillow's layout), so
+    that an iPhone's 48 MP photo fits the pixel budget; the decoder applies the photo's own rotation."""
+    pi_heif = heif_decoder()
+    if pi_heif is None:
+        raise ImageError(NO_HEIF_READER)
+    try:
+        heif = pi_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
+    except (ValueError, RuntimeError, OSError, SyntaxError):
+        raise ImageError("corrupt HEIC/HEIF photo (no picture found in it)") from None
+    width, height = heif.size
+    if width <= 0 or height <= 0:
+        raise ImageError(f"invalid image size {width}x{height}")
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"image too large ({width}x{height} = {width * height / 1e6:.0f} megapixels, "
+            f"limit {MAX_PIXELS // 1_000_000})"
+        )
+    channels = 4 if heif.has_alpha else 3
+    if width * height * channels > MAX_DECODED_BYTES:
+        raise ImageError(
+            f"image too large to decode ({width}x{height} = {width * height * channels / 2**20:.0f} MiB of "
+            f"pixels, limit {MAX_DECODED_BYTES // 2**20} MiB); save it as a JPEG or smaller"
+        )
+    try:
+        pixels = np.asarray(heif)
+    except (ValueError, RuntimeError) as exc:
+        raise ImageError(f"corrupt or truncated image ({_one_line(exc)})") from None
+    if pixels.shape[2] == 4:
+        pixels = _on_white(pixels)
+    # the decoder's buffer lives only as long as `heif`: what is kept is always a new array
+    rgb = _downscale(pixels, max_side) if max(pixels.shape[:2]) > max_side else pixels.copy()
+    scale = rgb.shape[1] / width
+    return LoadedImage(rgb=np.ascontiguousarray(rgb), width=width, height=height, scale=min(scale, 1.0))
+
+
+def _on_white(rgba: np.ndarray) -> np.ndarray:
+    """RGBA pixels composited on white, as RGB."""
+    alpha = rgba[:, :, 3:4].astype(np.float32) / 255.0
+    return (rgba[:, :, :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
 
 
 REDUCIBLE_MODES = ("RGB", "RGBA", "L", "LA")
@@ -252,8 +285,6 @@ def _downscale(rgb: np.ndarray, max_side: int) -> np.ndarray:
 def _unidentified_reason(data: bytes) -> str:
     """Say what a file Pillow could not identify probably is."""
     head = data[:64]
-    if is_heif(data):
-        return "corrupt HEIC/HEIF photo (no picture found in it)"
     if head.lstrip().startswith((b"<", b"{", b"[")) or _looks_like_text(head):
         return "not an image (looks like a text file)"
     return "not an image in a supported format (JPEG, PNG, WebP, HEIC or AVIF)"

@@ -57,7 +57,7 @@ def test_heic_header_without_a_picture() -> None:
 
 
 def test_heic_without_a_reader_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(imageio, "heif_reader", lambda: False)
+    monkeypatch.setattr(imageio, "heif_decoder", lambda: None)
     with pytest.raises(ImageError, match=r"need the pi-heif package .*export the photo as JPEG"):
         load_image(DATA / "hand1.heic")
     assert load_image(SAMPLES / "hand1.jpg").width == 640  # other formats are unaffected
@@ -72,6 +72,15 @@ def test_avif_photo_decodes() -> None:
     jpeg = load_image(SAMPLES / "hand1.jpg")
     assert image.rgb.shape == jpeg.rgb.shape
     assert np.abs(image.rgb.astype(int) - jpeg.rgb.astype(int)).mean() < 4.0
+
+
+def test_a_48_megapixel_heic_fits_the_pixel_budget() -> None:
+    """An iPhone Pro's "HEIF Max" photo, 8064x6048 (one plain colour, so the file is small): decoded
+    straight into one array, within the pixel budget, and shrunk to the kept size."""
+    image = load_image(DATA / "heif-max-48mp.heic")
+    assert (image.width, image.height) == (8064, 6048)
+    assert image.rgb.shape == (1536, 2048, 3) and image.scale == pytest.approx(2048 / 8064)
+    assert np.abs(image.rgb.astype(int) - (90, 120, 60)).max() <= 3
 
 
 def test_batch_finds_heic_and_avif_photos(tmp_path: Path) -> None:
