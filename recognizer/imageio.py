@@ -199,9 +199,9 @@ REDUCIBLE_MODES = ("RGB", "RGBA", "L", "LA")
 
 
 def _reduced(image: Image.Image, max_side: int) -> Image.Image:
-    """A photo decoded at twice `max_side` or more (a big PNG, HEIC or AVIF: only JPEG decodes small)
+    """A photo decoded at twice `max_side` or more (a big PNG or AVIF; JPEG decodes small, HEIC apart)
     averaged down by a whole factor at once, so its later copies (turned, converted) are small too: a 24 MP
-    HEIC then peaks at about half the memory. What remains above `max_side` is shrunk by `_downscale`."""
+    PNG then peaks at about half the memory. What remains above `max_side` is shrunk by `_downscale`."""
     factor = max(image.size) // max_side
     if factor < 2 or image.mode not in REDUCIBLE_MODES:
         return image
