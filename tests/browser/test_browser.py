@@ -192,3 +192,24 @@ def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> N
         screenshot(driver, "browser-total.png")
     no_exception_on_page(driver)
     assert "Geldige mahjong" in driver.find_element(By.TAG_NAME, "body").text
+
+
+def test_an_iphone_heic_photo_uploads_and_reads(driver: WebDriver, app_url: str) -> None:
+    """A HEIC photo (an iPhone's own format, stored turned with EXIF orientation 6) through the browser's
+    file input: read upright, its hand proposed in the notation box, no error shown."""
+    driver.get(app_url)
+    wait_until(driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the sample photo")
+    sample_hand = visible_input(driver, "Hand in notatie").get_attribute("value")
+    upload = driver.find_element(By.CSS_SELECTOR, "[data-testid='stFileUploader'] input[type='file']")
+    upload.send_keys(str(ROOT / "tests" / "data" / "turned.heic"))
+    wait_until(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid='stFileChip']"), "the upload")
+    wait_idle(driver)
+    box = wait_until(driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the photo")
+    no_exception_on_page(driver)
+    screenshot(driver, "browser-heic.png")
+    errors = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "[data-testid='stAlertContentError']")]
+    assert not any("HEIC" in e or "afbeelding" in e for e in errors), errors
+    hand = box.get_attribute("value")
+    assert hand and hand != sample_hand
+    tiles = parse_tiles(hand)
+    assert tiles.count("4p") >= 3 and tiles.count("7z") >= 3 and "4f" in tiles  # hand1's, read upright
