@@ -112,9 +112,9 @@ def place(rgb: np.ndarray, canvas: int | tuple[int, int], new_w: int, new_h: int
     resized = (
         rgb if (new_w, new_h) == (w, h) else cv2.resize(rgb, (new_w, new_h), interpolation=interpolation)
     )
-    out = np.full((canvas_h, canvas_w, 3), PAD_VALUE, dtype=np.float32)
-    out[:new_h, :new_w] = resized.astype(np.float32) * (1.0 / 255.0)
-    return np.ascontiguousarray(out.transpose(2, 0, 1))
+    out = np.full((3, canvas_h, canvas_w), PAD_VALUE, dtype=np.float32)  # written channel-first at once
+    np.multiply(resized.transpose(2, 0, 1), np.float32(1.0 / 255.0), out=out[:, :new_h, :new_w], casting="unsafe")
+    return out
 
 
 def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float]:

@@ -34,6 +34,11 @@ def make_session(model: bytes, name: str, threads: int | None = None) -> ort.Inf
         options.intra_op_num_threads = count
         options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # ONNX Runtime's threads spin-wait after each run; on a small machine they then take the cores from the
+    # Python steps between runs (the photo resized, crops cut): a photo reads in about two thirds of the time
+    # without it, with the same numbers (benchmarks/RESULTS.md, session 32).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime raises its own exception types
