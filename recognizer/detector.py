@@ -113,7 +113,9 @@ def place(rgb: np.ndarray, canvas: int | tuple[int, int], new_w: int, new_h: int
         rgb if (new_w, new_h) == (w, h) else cv2.resize(rgb, (new_w, new_h), interpolation=interpolation)
     )
     out = np.full((3, canvas_h, canvas_w), PAD_VALUE, dtype=np.float32)  # written channel-first at once
-    np.multiply(resized.transpose(2, 0, 1), np.float32(1.0 / 255.0), out=out[:, :new_h, :new_w], casting="unsafe")
+    np.multiply(
+        resized.transpose(2, 0, 1), np.float32(1.0 / 255.0), out=out[:, :new_h, :new_w], casting="unsafe"
+    )
     return out
 
 
