@@ -104,13 +104,7 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
         return _decode_heif(data, max_side)
     image = Image.open(io.BytesIO(data), formats=FORMATS)
     stored_w, stored_h = image.size
-    if stored_w <= 0 or stored_h <= 0:
-        raise ImageError(f"invalid image size {stored_w}x{stored_h}")
-    if stored_w * stored_h > MAX_PIXELS:
-        raise ImageError(
-            f"image too large ({stored_w}x{stored_h} = {stored_w * stored_h / 1e6:.0f} megapixels, "
-            f"limit {MAX_PIXELS // 1_000_000})"
-        )
+    _check_size(stored_w, stored_h)
     if image.format in ("JPEG", "MPO") and max(stored_w, stored_h) > max_side:
         # JPEG decodes at 1/2, 1/4 or 1/8 scale directly, much faster than decoding all and shrinking:
         # ask for just over half the target so the scale chosen lands between max_side / 2 and max_side.
@@ -133,6 +127,17 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
         rgb = _downscale(rgb, max_side)
     scale = rgb.shape[1] / width
     return LoadedImage(rgb=np.ascontiguousarray(rgb), width=width, height=height, scale=min(scale, 1.0))
+
+
+def _check_size(width: int, height: int) -> None:
+    """Refuse a photo whose header gives no size or more than MAX_PIXELS, before anything is decoded."""
+    if width <= 0 or height <= 0:
+        raise ImageError(f"invalid image size {width}x{height}")
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"image too large ({width}x{height} = {width * height / 1e6:.0f} megapixels, "
+            f"limit {MAX_PIXELS // 1_000_000})"
+        )
 
 
 def is_heif(data: bytes) -> bool:
@@ -163,13 +168,7 @@ def _decode_heif(data: bytes, max_side: int) -> LoadedImage:
     except (ValueError, RuntimeError, OSError, SyntaxError):
         raise ImageError("corrupt HEIC/HEIF photo (no picture found in it)") from None
     width, height = heif.size
-    if width <= 0 or height <= 0:
-        raise ImageError(f"invalid image size {width}x{height}")
-    if width * height > MAX_PIXELS:
-        raise ImageError(
-            f"image too large ({width}x{height} = {width * height / 1e6:.0f} megapixels, "
-            f"limit {MAX_PIXELS // 1_000_000})"
-        )
+    _check_size(width, height)
     channels = 4 if heif.has_alpha else 3
     if width * height * channels > MAX_DECODED_BYTES:
         raise ImageError(
