@@ -44,13 +44,11 @@ STARTS_NL: tuple[tuple[str, str], ...] = (
     ("not a readable image", "geen leesbare afbeelding"),
     ("no such file", "bestand bestaat niet"),
     ("not a file", "geen bestand"),
-    ("cannot read: ", "kan niet lezen: "),
     ("cannot read", "kan niet lezen"),
     # what a batch row says before the photo's own reason (mahjong_nts.batch)
     ("unreadable image: ", "onleesbare foto: "),
     ("recognizer failed: ", "herkennen mislukt: "),
     ("recognition failed: ", "herkennen mislukt: "),
-    ("recognition failed:", "herkennen mislukt:"),
     ("cannot write the annotated image: ", "kan de foto met vakjes niet opslaan: "),
     ("cannot start the tile recognizer: ", "de steenherkenning start niet: "),
     ("scoring failed: ", "tellen mislukt: "),

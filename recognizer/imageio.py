@@ -110,13 +110,9 @@ def _decode(data: bytes, max_side: int) -> LoadedImage:
         # ask for just over half the target so the scale chosen lands between max_side / 2 and max_side.
         factor = (max_side // 2 + 1) / max(stored_w, stored_h)
         image.draft("RGB", (max(1, int(stored_w * factor)), max(1, int(stored_h * factor))))
-    decoded_bytes = image.size[0] * image.size[1] * _BYTES_PER_PIXEL.get(image.mode, 4)
-    if decoded_bytes > MAX_DECODED_BYTES:
-        raise ImageError(
-            f"image too large to decode ({stored_w}x{stored_h} {_depth_name(image.mode)} = "
-            f"{decoded_bytes / 2**20:.0f} MiB of pixels, limit {MAX_DECODED_BYTES // 2**20} MiB); "
-            "save it as a JPEG or smaller"
-        )
+    _check_decoded(
+        stored_w, stored_h, image.mode, image.size[0] * image.size[1] * _BYTES_PER_PIXEL.get(image.mode, 4)
+    )
     image.load()
     decoded = _reduced(image, max_side)
     decoded_w, decoded_h = decoded.size
@@ -137,6 +133,16 @@ def _check_size(width: int, height: int) -> None:
         raise ImageError(
             f"image too large ({width}x{height} = {width * height / 1e6:.0f} megapixels, "
             f"limit {MAX_PIXELS // 1_000_000})"
+        )
+
+
+def _check_decoded(width: int, height: int, mode: str, decoded_bytes: int) -> None:
+    """Refuse a photo whose pixels would take more than MAX_DECODED_BYTES once decoded, before decoding."""
+    if decoded_bytes > MAX_DECODED_BYTES:
+        raise ImageError(
+            f"image too large to decode ({width}x{height} {_depth_name(mode)} = "
+            f"{decoded_bytes / 2**20:.0f} MiB of pixels, limit {MAX_DECODED_BYTES // 2**20} MiB); "
+            "save it as a JPEG or smaller"
         )
 
 
@@ -169,28 +175,17 @@ def _decode_heif(data: bytes, max_side: int) -> LoadedImage:
         raise ImageError("corrupt HEIC/HEIF photo (no picture found in it)") from None
     width, height = heif.size
     _check_size(width, height)
-    channels = 4 if heif.has_alpha else 3
-    if width * height * channels > MAX_DECODED_BYTES:
-        raise ImageError(
-            f"image too large to decode ({width}x{height} = {width * height * channels / 2**20:.0f} MiB of "
-            f"pixels, limit {MAX_DECODED_BYTES // 2**20} MiB); save it as a JPEG or smaller"
-        )
+    mode = "RGBA" if heif.has_alpha else "RGB"
+    _check_decoded(width, height, mode, width * height * len(mode))  # decoded as packed bytes, not Pillow's 4
     try:
         pixels = np.asarray(heif)
     except (ValueError, RuntimeError) as exc:
         raise ImageError(f"corrupt or truncated image ({_one_line(exc)})") from None
-    if pixels.shape[2] == 4:
-        pixels = _on_white(pixels)
+    if pixels.shape[2] == 4:  # rare in a photo: composited on white as every other format's alpha
+        pixels = _to_rgb_array(Image.fromarray(pixels, "RGBA"))
     # the decoder's buffer lives only as long as `heif`: what is kept is always a new array
     rgb = _downscale(pixels, max_side) if max(pixels.shape[:2]) > max_side else pixels.copy()
-    scale = rgb.shape[1] / width
-    return LoadedImage(rgb=np.ascontiguousarray(rgb), width=width, height=height, scale=min(scale, 1.0))
-
-
-def _on_white(rgba: np.ndarray) -> np.ndarray:
-    """RGBA pixels composited on white, as RGB."""
-    alpha = rgba[:, :, 3:4].astype(np.float32) / 255.0
-    return (rgba[:, :, :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
+    return LoadedImage(rgb=rgb, width=width, height=height, scale=min(rgb.shape[1] / width, 1.0))
 
 
 REDUCIBLE_MODES = ("RGB", "RGBA", "L", "LA")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mahjong_nts.reading.wording import FACE_DOWN_NL
 from scoring import ScoreItem, ScoreResult, get_ruleset
 from scoring.result import LimitScore
 
@@ -190,7 +191,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "add_tile_placeholder": ("Kies een steen om toe te voegen", "Choose a tile to add"),
     "bonus": ("Bloemen en seizoenen", "Flowers and seasons"),
     "choose": ("Kies…", "Choose…"),
-    "face_down": ("omgekeerd", "face down"),
+    "face_down": (FACE_DOWN_NL, "face down"),
     "assumed": ("Zo gelezen (controleer):", "Read this way (check):"),
     "assumed_sure": ("{what} — {sure:.0%} zeker", "{what} — {sure:.0%} sure"),
     "swap_hint": (
