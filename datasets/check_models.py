@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from datasets.augment import load_images
-from datasets.tile_crops import PAD, crop_tile
+from datasets.tile_crops import CROP_SIZE, PAD, crop_tile
 from datasets.train_detector import decode_peaks, iou_matrix, letterbox
 from datasets.yolo import LABELS, PROJECT_ROOT, placeholder_labelled, read_split, require_data_dir
 from recognizer.classifier import softmax, split_not_a_tile
@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = json.loads((mdir / "labels.json").read_text())
     size = int(meta["detector_size"])
     pad = float(meta.get("pad", PAD))  # the contract's crop: the box grown by labels.json's pad
+    crop_h, crop_w = (int(v) for v in meta.get("crop_size", CROP_SIZE))
     valid = read_split(require_data_dir(args.data), "valid")
     images = load_images([s.image for s in valid])
     t0 = time.time()
@@ -75,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     det_time = (time.time() - t0) / len(images)
 
     # classifier on contract crops of the true boxes
-    gt_crops = [crop_tile(img, b, pad) for img, s in zip(images, valid, strict=True) for b in s.boxes]
+    gt_crops = [
+        crop_tile(img, b, pad, (crop_h, crop_w))
+        for img, s in zip(images, valid, strict=True)
+        for b in s.boxes
+    ]
     gt_labels = np.concatenate([s.labels for s in valid])
     logits = np.concatenate(
         [
@@ -101,7 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     for th in args.threshold:
         for subset in ("all", "clean"):
             clean_only = subset == "clean"
-            results[f"th{th}_{subset}"] = end_to_end(images, valid, maps, cls, th, clean_only, pad, rejects)
+            results[f"th{th}_{subset}"] = end_to_end(
+                images, valid, maps, cls, th, clean_only, pad, rejects, (crop_h, crop_w)
+            )
     shown = {
         k: v for k, v in results.items() if k not in ("classifier_per_class_clean", "placeholder_photos")
     }
@@ -127,9 +134,11 @@ def end_to_end(
     clean: bool,
     pad: float = PAD,
     rejects: bool = False,
+    crop: tuple[int, int] = CROP_SIZE,
 ) -> dict[str, float]:
     """Box and tile (code right) precision/recall at IoU >= 0.5 and the share of photos fully right
-    (crops grown by `pad`; with `rejects`, boxes read as "not a tile" at NOT_A_TILE_MIN are dropped)."""
+    (crops grown by `pad`, of size `crop`; with `rejects`, boxes read as "not a tile" at NOT_A_TILE_MIN
+    are dropped)."""
     tp_box = tp_code = npred = ngt = full = photos = 0
     for img, s, (heat, wh, off, scale) in zip(images, valid, maps, strict=True):
         if clean and placeholder_labelled(s):
@@ -138,7 +147,7 @@ def end_to_end(
         dets[:, :4] /= scale
         codes = np.zeros(len(dets), dtype=np.int64)
         if len(dets):
-            crops = np.stack([crop_tile(img, b, pad) for b in dets[:, :4]]).astype(np.float32) / 255
+            crops = np.stack([crop_tile(img, b, pad, crop) for b in dets[:, :4]]).astype(np.float32) / 255
             logits = cls.run(["logits"], {"crops": crops.transpose(0, 3, 1, 2)})[0]
             tile = not_a_tile(logits, rejects) < NOT_A_TILE_MIN
             dets, codes = dets[tile], logits[tile, : len(LABELS)].argmax(1)

@@ -20,7 +20,7 @@ import torch
 from datasets.models import ClassifierEnsemble, TileClassifier, TileDetector
 from datasets.onnx_features import add_features
 from datasets.quantize import drop_float_originals
-from datasets.tile_crops import CROP_H, CROP_W, PAD
+from datasets.tile_crops import CROP_SIZE, PAD
 from datasets.yolo import LABELS, PROJECT_ROOT
 
 OPSET = 17
@@ -93,6 +93,16 @@ def load_classifier(paths: list[str]) -> torch.nn.Module:
     return model.eval()
 
 
+def trained_crop_size(paths: list[str]) -> tuple[int, int]:
+    """The crop (height, width) the checkpoints were trained on (`train_classifier --crop`; 64x48 before
+    it existed); several must agree, as one model reads one crop."""
+    sizes = {tuple(int(v) for v in load_state(Path(path))[1].get("crop", CROP_SIZE)) for path in paths}
+    if len(sizes) > 1:
+        raise ValueError(f"the ensemble's classifiers were trained on different crops: {sorted(sizes)}")
+    h, w = sizes.pop()
+    return h, w
+
+
 def classifier_outputs(model: torch.nn.Module) -> int:
     """out_features of the model's final Linear (of an ensemble: of its last member)."""
     return [m for m in model.modules() if isinstance(m, torch.nn.Linear)][-1].out_features
@@ -133,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(0)
     try:  # before anything is written, so a bad checkpoint leaves the models folder as it was
         cls = load_classifier(args.classifier)
+        crop_h, crop_w = trained_crop_size(args.classifier)
     except (ValueError, KeyError, RuntimeError) as exc:  # no "model", or weights of another shape
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -150,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     d_err = max(d_err, _check(det_path, det, torch.rand(1, 3, 96, 640), ["heatmap", "size", "offset"]))
 
     cls_path = out / "classifier.onnx"
-    _export(cls, torch.rand(2, 3, CROP_H, CROP_W), cls_path, "crops", ["logits"])
-    c_err = _check(cls_path, cls, torch.rand(5, 3, CROP_H, CROP_W), ["logits"])
+    _export(cls, torch.rand(2, 3, crop_h, crop_w), cls_path, "crops", ["logits"])
+    c_err = _check(cls_path, cls, torch.rand(5, 3, crop_h, crop_w), ["logits"])
     try:  # the pooled vector set profiles compare tiles by (an averaging ensemble has none)
         add_features(cls_path)
     except ValueError as exc:
@@ -160,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     labels: dict[str, object] = {
         "labels": list(LABELS),
         "detector_size": size,
-        "crop_size": [CROP_H, CROP_W],
+        "crop_size": [crop_h, crop_w],
         "pad": args.pad,
     }
     if classifier_outputs(cls) == len(LABELS) + 1:

@@ -8,7 +8,8 @@
 # RUNS (any of a b d), WORKERS per run, EPOCHS_A / EPOCHS_B / EPOCHS_D, MAX_MINUTES (no epoch starts after this many
 # minutes of training), STOP_AT (seconds after the start by which training must end), RESULT (where
 # checkpoints and logs go), INIT_MODELS (the ONNX models run A continues and the mining reads: models/),
-# EXTRA (more training options, e.g. --limit 20 for a quick check).
+# EXTRA (more training options, e.g. --limit 20 for a quick check), CROP_B (the crop run B's classifier
+# reads, default 64x48; a larger one, e.g. 96x72, sees more of each glyph).
 #
 #   python3 -m datasets.carry pack .carry && bash datasets/many_cores_round.sh
 # The checkpoints come back as float networks: `datasets.export_onnx`, then `datasets.quantize --source`
@@ -28,6 +29,7 @@ RUNS=${RUNS:-a b}
 EPOCHS_A=${EPOCHS_A:-2}
 EPOCHS_B=${EPOCHS_B:-14}
 EPOCHS_D=${EPOCHS_D:-3}
+CROP_B=${CROP_B:-64x48}
 MAX_MINUTES=${MAX_MINUTES:-4}
 STOP_AT=${STOP_AT:-520}
 RESULT=${RESULT:-runs/round_result}
@@ -72,7 +74,7 @@ if [[ " $RUNS " == *" a "* ]]; then
 fi
 if [[ " $RUNS " == *" b "* ]]; then
     timeout "$left" $PY -m datasets.train_classifier "${common[@]}" --epochs "$EPOCHS_B" --lr 3e-3 --batch 256 \
-        --out runs/round_b --seed 32 >"$RESULT/train_b.out" 2>&1 &
+        --crop "$CROP_B" --out runs/round_b --seed 32 >"$RESULT/train_b.out" 2>&1 &
 fi
 if [[ " $RUNS " == *" d "* ]]; then
     timeout "$left" $PY -m datasets.train_detector --init runs/init_shipped/detector.pt --freeze-bn \

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from torch import nn
 
 from datasets.models import TileClassifier, TileDetector
 from datasets.quantize import MODELS_DIR, trained_model
+from datasets.tile_crops import CROP_SIZE
 from datasets.yolo import LABELS
 
 
@@ -145,10 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     det_in = torch.rand(1, 3, 128, 160)
     sources = {name: trained_model(models, f"{name}.onnx") for name in ("detector", "classifier")}
     det = load_folded(TileDetector(), sources["detector"], det_in)
-    cls_in = torch.rand(2, 3, 64, 48)
+    labels_json = models / "labels.json"
+    meta = json.loads(labels_json.read_text()) if labels_json.is_file() else {}
+    crop = [int(v) for v in meta.get("crop_size", CROP_SIZE)]  # the crop the classifier was trained on
+    cls_in = torch.rand(2, 3, *crop)
     outputs, width = classifier_shape(sources["classifier"])
     cls = load_folded(TileClassifier(outputs, width), sources["classifier"], cls_in)
-    train_args = {"detector": {}, "classifier": {"width": width, "not_a_tile": outputs > len(LABELS)}}
+    train_args = {
+        "detector": {},
+        "classifier": {"width": width, "not_a_tile": outputs > len(LABELS), "crop": crop},
+    }
     for name, model, example, is_det in (("detector", det, det_in, True), ("classifier", cls, cls_in, False)):
         diff = max_difference(model, sources[name], example, is_det)
         if diff > 1e-3:

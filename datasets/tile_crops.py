@@ -1,5 +1,6 @@
-"""Cut classifier crops the way the runtime does (contract: box + pad, portrait, 48x64), and the
-randomised variant used in training (pad 10 % -4/+6 %; the runtime reads at labels.json's pad, 0.175)."""
+"""Cut classifier crops the way the runtime does (contract: box + pad, portrait, 48x64 unless a run
+chooses another size), and the randomised variant used in training (pad 10 % -4/+6 %; the runtime reads
+at labels.json's pad and crop_size)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,26 @@ import numpy as np
 from recognizer.classifier import shrink_region
 
 CROP_W, CROP_H = 48, 64
+CROP_SIZE = (CROP_H, CROP_W)  # height, width: what every shipped classifier reads
 PAD = 0.1
 
 
-def crop_tile(img: np.ndarray, box: np.ndarray, pad: float = PAD) -> np.ndarray:
-    """Contract crop: grow `box` (xyxy) by `pad` each side, rotate landscape to portrait, resize to 48x64."""
+def parse_crop_size(text: str) -> tuple[int, int]:
+    """ "64x48" -> (64, 48): a crop's height and width, each 16 to 256 pixels, taller than wide."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"a crop size is HEIGHTxWIDTH, e.g. 64x48, not {text!r}")
+    h, w = int(parts[0]), int(parts[1])
+    if not (16 <= w <= h <= 256):
+        raise ValueError(f"a crop size is 16 to 256 pixels a side and taller than wide, not {text!r}")
+    return h, w
+
+
+def crop_tile(
+    img: np.ndarray, box: np.ndarray, pad: float = PAD, size: tuple[int, int] = CROP_SIZE
+) -> np.ndarray:
+    """Contract crop: grow `box` (xyxy) by `pad` each side, rotate landscape to portrait, resize to `size`
+    (height, width)."""
     x0, y0, x1, y1 = (float(v) for v in box)
     w, h = x1 - x0, y1 - y0
     gx0, gy0, gx1, gy1 = x0 - pad * w, y0 - pad * h, x1 + pad * w, y1 + pad * h
@@ -21,26 +37,38 @@ def crop_tile(img: np.ndarray, box: np.ndarray, pad: float = PAD) -> np.ndarray:
         src = np.array([[gx0, gy1], [gx0, gy0], [gx1, gy1]], dtype=np.float32)
     else:
         src = np.array([[gx0, gy0], [gx1, gy0], [gx0, gy1]], dtype=np.float32)
-    return _warp(img, src, np.random.default_rng(0), antialias=True, border_random=False)
+    return _warp(img, src, np.random.default_rng(0), size, antialias=True, border_random=False)
 
 
 def _warp(
-    img: np.ndarray, src: np.ndarray, rng: np.random.Generator, antialias: bool, border_random: bool
+    img: np.ndarray,
+    src: np.ndarray,
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    antialias: bool,
+    border_random: bool,
 ) -> np.ndarray:
-    """Map the three source points (crop top-left, top-right, bottom-left) onto a 48x64 crop."""
-    dst = np.array([[0, 0], [CROP_W, 0], [0, CROP_H]], dtype=np.float32)
+    """Map the three source points (crop top-left, top-right, bottom-left) onto a crop of `size`."""
+    crop_h, crop_w = size
+    dst = np.array([[0, 0], [crop_w, 0], [0, crop_h]], dtype=np.float32)
     if antialias:  # area-downscale the region first, as the runtime does, so big boxes are not aliased
-        img, shift, stretch = shrink_region(img, src, (CROP_H, CROP_W))
+        img, shift, stretch = shrink_region(img, src, size)
         src = (src - shift) * stretch
     m = cv2.getAffineTransform(src.astype(np.float32), dst)
     border = cv2.BORDER_REFLECT101 if border_random and rng.random() < 0.5 else cv2.BORDER_CONSTANT
     value = (127, 127, 127)
     return cv2.warpAffine(
-        img, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=border, borderValue=value
+        img, m, (crop_w, crop_h), flags=cv2.INTER_LINEAR, borderMode=border, borderValue=value
     )
 
 
-def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD) -> np.ndarray:
+def random_crop(
+    img: np.ndarray,
+    box: np.ndarray,
+    rng: np.random.Generator,
+    pad: float = PAD,
+    size: tuple[int, int] = CROP_SIZE,
+) -> np.ndarray:
     """Training crop: jittered box (detector error), `pad` -0.04/+0.06, random ±90° turn for landscape,
     random 180° turn, small rotation and shear."""
     x0, y0, x1, y1 = (float(v) for v in box)
@@ -67,4 +95,4 @@ def random_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad:
         [[1, shear], [0, 1]], dtype=np.float32
     )
     src = pts @ rot.T + np.array([cx, cy], dtype=np.float32)
-    return _warp(img, src, rng, antialias=True, border_random=True)
+    return _warp(img, src, rng, size, antialias=True, border_random=True)

@@ -30,7 +30,7 @@ from datasets.models import TileClassifier
 from datasets.onnx_init import freeze_batchnorm
 from datasets.random_conv import random_convolution
 from datasets.row_strip import row_strip
-from datasets.tile_crops import PAD, crop_tile, random_crop
+from datasets.tile_crops import CROP_SIZE, PAD, crop_tile, parse_crop_size, random_crop
 from datasets.training_run import add_run_args, cpu_state, log, save_last, start_optimisation, start_run
 from datasets.yolo import BACK, LABELS, read_folder
 
@@ -56,6 +56,7 @@ def painted_crop(
     rng: np.random.Generator,
     pad: float,
     paint: Callable[[np.ndarray, np.ndarray, np.random.Generator], bool | None],
+    size: tuple[int, int] = CROP_SIZE,
 ) -> np.ndarray | None:
     """`paint` applied to a copy of the tile's surroundings (half a tile each side), cut like a training
     crop; None when `paint` refuses (returns False)."""
@@ -68,12 +69,18 @@ def painted_crop(
     local = np.array([x0 - rx0, y0 - ry0, x1 - rx0, y1 - ry0], dtype=np.float32)
     if paint(roi, local, rng) is False:
         return None
-    return random_crop(roi, local, rng, pad)
+    return random_crop(roi, local, rng, pad, size)
 
 
-def back_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD) -> np.ndarray:
+def back_crop(
+    img: np.ndarray,
+    box: np.ndarray,
+    rng: np.random.Generator,
+    pad: float = PAD,
+    size: tuple[int, int] = CROP_SIZE,
+) -> np.ndarray:
     """A face-down tile painted over a real tile's place, cut like a training crop."""
-    crop = painted_crop(img, box, rng, pad, paint_back)
+    crop = painted_crop(img, box, rng, pad, paint_back, size)
     assert crop is not None  # paint_back never refuses
     return crop
 
@@ -82,11 +89,15 @@ WHITE_DRAGON = LABELS.index("5z")
 
 
 def blank_crop(
-    img: np.ndarray, box: np.ndarray, rng: np.random.Generator, pad: float = PAD
+    img: np.ndarray,
+    box: np.ndarray,
+    rng: np.random.Generator,
+    pad: float = PAD,
+    size: tuple[int, int] = CROP_SIZE,
 ) -> np.ndarray | None:
     """The tile in `box` turned into a blank white dragon (augment.paint_blank), cut like a training crop;
     None when it cannot be (no enclosed artwork on a pale face there)."""
-    return painted_crop(img, box, rng, pad, paint_blank)
+    return painted_crop(img, box, rng, pad, paint_blank, size)
 
 
 class Negatives:
@@ -109,7 +120,12 @@ class Negatives:
         self.with_mined = sorted(self.mined)
 
     def crop(
-        self, images: list[np.ndarray], samples: list, rng: np.random.Generator, pad: float
+        self,
+        images: list[np.ndarray],
+        samples: list,
+        rng: np.random.Generator,
+        pad: float,
+        size: tuple[int, int] = CROP_SIZE,
     ) -> np.ndarray | None:
         """One training crop of something that is not a tile (None when no scene has negatives)."""
         if not self.scenes:
@@ -117,7 +133,7 @@ class Negatives:
         if self.with_mined and rng.random() < 0.7:
             i = self.with_mined[int(rng.integers(len(self.with_mined)))]
             boxes = self.mined[i]
-            return random_crop(images[i], boxes[int(rng.integers(len(boxes)))], rng, pad)
+            return random_crop(images[i], boxes[int(rng.integers(len(boxes)))], rng, pad, size)
         for _ in range(10):  # bare table: a tile-sized window off every labelled tile
             i = self.scenes[int(rng.integers(len(self.scenes)))]
             img, truth = images[i], samples[i].boxes
@@ -128,7 +144,7 @@ class Negatives:
             x0, y0 = rng.uniform(0, max(w - bw, 1)), rng.uniform(0, max(h - bh, 1))
             box = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
             if far_from_tiles(box, truth)[0]:
-                return random_crop(img, box[0], rng, pad)
+                return random_crop(img, box[0], rng, pad, size)
         return None
 
 
@@ -151,6 +167,7 @@ def strip_crops(
     count: int,
     rng: np.random.Generator,
     pad: float = PAD,
+    size: tuple[int, int] = CROP_SIZE,
 ) -> tuple[list[np.ndarray], list[int]]:
     """`count` training crops of the tiles in row strips (datasets/row_strip.py) made from the photos of
     `rows`: tall slivers in the photo, squeezed back to portrait by the crop."""
@@ -163,7 +180,7 @@ def strip_crops(
             continue
         img, boxes, labs = made
         for box, lab in zip(boxes[: count - len(crops)], labs, strict=False):
-            crops.append(random_crop(img, sliver_jitter(box, rng), rng, pad))
+            crops.append(random_crop(img, sliver_jitter(box, rng), rng, pad, size))
             labels.append(int(lab))
     return crops, labels
 
@@ -179,28 +196,30 @@ def make_batch(
     negatives: Negatives | None = None,
     none_frac: float = 0.0,
     blank_frac: float = 0.0,
+    size: tuple[int, int] = CROP_SIZE,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Augmented crops (N,3,64,48) float and labels, boxes grown by `pad` (-0.04/+0.06); a `strip_frac`
-    share of them cut from row strips, a `none_frac` share things that are not tiles (`negatives`), a
-    `blank_frac` share of tiles painted blank as white dragons (none drawn at 0: the old runs' draws)."""
+    """Augmented crops (N,3,H,W) of `size` (H, W) float and labels, boxes grown by `pad` (-0.04/+0.06);
+    a `strip_frac` share of them cut from row strips, a `none_frac` share things that are not tiles
+    (`negatives`), a `blank_frac` share of tiles painted blank as white dragons (none drawn at 0: the old
+    runs' draws)."""
     n_strip = round(strip_frac * len(rows))
-    crops, labels = strip_crops(images, samples, rows, n_strip, rng, pad) if n_strip else ([], [])
+    crops, labels = strip_crops(images, samples, rows, n_strip, rng, pad, size) if n_strip else ([], [])
     n_none = round(none_frac * len(rows)) if negatives is not None else 0
     for _ in range(n_none):
-        crop = negatives.crop(images, samples, rng, pad) if negatives is not None else None
+        crop = negatives.crop(images, samples, rng, pad, size) if negatives is not None else None
         if crop is not None:
             crops.append(crop)
             labels.append(NOT_A_TILE)
     for i, j, lab in rows[: len(rows) - len(crops)]:  # the rest of the batch: tiles as labelled
         box = samples[i].boxes[j]
         if rng.random() < back_frac:
-            crop, lab = back_crop(images[i], box, rng, pad), BACK
+            crop, lab = back_crop(images[i], box, rng, pad, size), BACK
         else:
             blank = None
             if blank_frac > 0 and lab != BACK and rng.random() < blank_frac:
-                blank = blank_crop(images[i], box, rng, pad)
+                blank = blank_crop(images[i], box, rng, pad, size)
             if blank is None:
-                crop = random_crop(images[i], box, rng, pad)
+                crop = random_crop(images[i], box, rng, pad, size)
             else:
                 crop, lab = blank, WHITE_DRAGON
         crops.append(crop)
@@ -217,20 +236,26 @@ def as_tensors(crops: list[np.ndarray], labels: list[int]) -> tuple[torch.Tensor
     return x, torch.tensor(labels)
 
 
-def truth_crops(images: list[np.ndarray], samples: list, pad: float) -> tuple[list[np.ndarray], list[int]]:
-    """Contract crops (at `pad`) of every labelled box of the samples, and their labels."""
+def truth_crops(
+    images: list[np.ndarray], samples: list, pad: float, size: tuple[int, int] = CROP_SIZE
+) -> tuple[list[np.ndarray], list[int]]:
+    """Contract crops (at `pad`, of `size`) of every labelled box of the samples, and their labels."""
     crops, labels = [], []
     for img, s in zip(images, samples, strict=True):
-        crops += [crop_tile(img, box, pad) for box in s.boxes]
+        crops += [crop_tile(img, box, pad, size) for box in s.boxes]
         labels += [int(lab) for lab in s.labels]
     return crops, labels
 
 
 def valid_set(
-    images: list[np.ndarray], samples: list, rng: np.random.Generator, pad: float = PAD
+    images: list[np.ndarray],
+    samples: list,
+    rng: np.random.Generator,
+    pad: float = PAD,
+    size: tuple[int, int] = CROP_SIZE,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Contract crops (at `pad`) of every valid box, plus a fixed set of synthetic backs (valid has none)."""
-    crops, labels = truth_crops(images, samples, pad)
+    crops, labels = truth_crops(images, samples, pad, size)
     for k in range(200):  # synthetic backs painted over valid tiles, fixed seed
         s_i = int(rng.integers(len(samples)))
         if len(samples[s_i].boxes) == 0:
@@ -238,22 +263,24 @@ def valid_set(
         box = samples[s_i].boxes[int(rng.integers(len(samples[s_i].boxes)))]
         img = images[s_i].copy()
         paint_back(img, box, rng)
-        crops.append(crop_tile(img, box, pad))
+        crops.append(crop_tile(img, box, pad, size))
         labels.append(BACK)
         del k
     return as_tensors(crops, labels)
 
 
-def scene_set(folder: str, pad: float, not_a_tile: bool) -> tuple[torch.Tensor, torch.Tensor]:
+def scene_set(
+    folder: str, pad: float, not_a_tile: bool, size: tuple[int, int] = CROP_SIZE
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Contract crops of every box of a synthetic scene folder (world scenes of the train artworks, to
     choose epochs on besides valid), and with `not_a_tile` its mined negatives labelled NOT_A_TILE."""
     samples = read_folder(Path(folder))
     images = load_images([s.image for s in samples])
-    crops, labels = truth_crops(images, samples, pad)
+    crops, labels = truth_crops(images, samples, pad, size)
     negatives = read_negatives(Path(folder)) if not_a_tile else {}
     for img, s in zip(images, samples, strict=True):
         for box in negatives.get(s.image.stem, ()):
-            crops.append(crop_tile(img, box, pad))
+            crops.append(crop_tile(img, box, pad, size))
             labels.append(NOT_A_TILE)
     return as_tensors(crops, labels)
 
@@ -294,6 +321,14 @@ def distillation(logits: torch.Tensor, teacher: torch.nn.Module, x: torch.Tensor
     return F.kl_div(logits.log_softmax(dim=1), target, log_target=True, reduction="batchmean")
 
 
+def crop_size_arg(text: str) -> tuple[int, int]:
+    """--crop's value, its mistake said as parse_crop_size says it."""
+    try:
+        return parse_crop_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", help="dataset folder (default ../shared/datasets/chinese-mahjong-detection)")
@@ -317,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--pad", type=float, default=PAD, help="crop pad trained on (-0.04/+0.06) and checked on valid"
+    )
+    ap.add_argument(
+        "--crop",
+        type=crop_size_arg,
+        default=CROP_SIZE,
+        help="crop HEIGHTxWIDTH the classifier reads (default 64x48; larger sees more of a glyph, slower)",
     )
     ap.add_argument("--not-a-tile", action="store_true", help='a 44th output, "not a tile" (mined negatives)')
     ap.add_argument(
@@ -361,9 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     out, logf, train, valid, train_imgs, valid_imgs = (
         run.out, run.logf, run.train, run.valid, run.train_imgs, run.valid_imgs
     )  # fmt: skip
-    vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234), args.pad)
+    vx, vy = valid_set(valid_imgs, valid, np.random.default_rng(1234), args.pad, args.crop)
     del valid_imgs
-    tx, ty = scene_set(args.choose_also, args.pad, args.not_a_tile) if args.choose_also else (None, None)
+    tx, ty = (None, None)
+    if args.choose_also:
+        tx, ty = scene_set(args.choose_also, args.pad, args.not_a_tile, args.crop)
     rows = build_index(train, args.oversample, run.real, args.real_repeat)
     steps_per_epoch = len(rows) // args.batch
     negatives = Negatives(train) if args.not_a_tile else None
@@ -387,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     def make(batch_rows: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         return make_batch(
             train_imgs, train, batch_rows, rng, args.back_frac, args.strip_frac, args.pad, negatives,
-            args.none_frac, args.blank_frac,
+            args.none_frac, args.blank_frac, args.crop,
         )  # fmt: skip
 
     model = TileClassifier(outputs, args.width)
