@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +80,12 @@ def summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def bench_scoring_step(repeat: int) -> dict[str, dict[str, float]]:
+def bench_scoring_step(repeat: int) -> dict[str, dict[str, Any]]:
     """The scoring step per hand, with the player's open sets applied (two scorer calls when any is open)."""
     results = {}
     for name, notation, context, open_tiles in HANDS:
         editor = editor_for(notation, context)
-        first_ms = once(lambda editor=editor: evaluate(editor))  # a hand the scorer has not seen yet
+        first_ms = once(partial(evaluate, editor))  # a hand the scorer has not seen yet
         first = evaluate(editor)
         wanted = [parse_tiles(tiles) for tiles in open_tiles]
         for proposed in first.sets:
@@ -92,7 +93,7 @@ def bench_scoring_step(repeat: int) -> dict[str, dict[str, float]]:
                 editor.declared_open[proposed.id] = True
         evaluation = evaluate(editor)
         total = evaluation.result.total if evaluation.result else evaluation.problem
-        again = summary(timed(lambda editor=editor: evaluate(editor), repeat))
+        again = summary(timed(partial(evaluate, editor), repeat))
         results[name] = {"first_ms": round(first_ms, 3), **again, "total": total}
     return results
 

@@ -58,14 +58,15 @@ def classifier_shape(path: Path) -> tuple[int, int]:
     return int(outputs), channels // 6
 
 
-def layers_in_run_order(model: nn.Module, example: torch.Tensor) -> list[nn.Module]:
+def layers_in_run_order(model: nn.Module, example: torch.Tensor) -> list[nn.Conv2d | nn.Linear]:
     """Conv2d and Linear modules in the order a forward pass runs them (the ONNX graph's order)."""
-    order: list[nn.Module] = []
-    hooks = [
-        m.register_forward_hook(lambda mod, _i, _o: order.append(mod))
-        for m in model.modules()
-        if isinstance(m, nn.Conv2d | nn.Linear)
-    ]
+    order: list[nn.Conv2d | nn.Linear] = []
+
+    def ran(module: nn.Module, _inputs: object, _output: object) -> None:
+        assert isinstance(module, nn.Conv2d | nn.Linear)
+        order.append(module)
+
+    hooks = [m.register_forward_hook(ran) for m in model.modules() if isinstance(m, nn.Conv2d | nn.Linear)]
     with torch.no_grad():
         model(example)
     for h in hooks:
@@ -80,7 +81,7 @@ def load_folded(model: nn.Module, path: Path, example: torch.Tensor) -> nn.Modul
     convs = onnx_convs(path)
     if len(layers) != len(convs):
         raise SystemExit(f"{path}: {len(convs)} conv/linear layers, the network has {len(layers)}")
-    bn_after = {}  # conv -> the BatchNorm that follows it in its conv_bn block
+    bn_after: dict[nn.Module, nn.BatchNorm2d] = {}  # conv -> the BatchNorm after it in its conv_bn block
     for m in model.modules():
         if isinstance(m, nn.Sequential):
             kids = list(m)
@@ -96,6 +97,7 @@ def load_folded(model: nn.Module, path: Path, example: torch.Tensor) -> nn.Modul
             layer.weight.copy_(torch.from_numpy(weight.copy()))
             bn = bn_after.get(layer)
             if bn is not None:
+                assert bn.running_mean is not None and bn.running_var is not None  # tracked in conv_bn
                 bn.weight.fill_(1.0)
                 bn.bias.copy_(torch.from_numpy(bias.copy()))
                 bn.running_mean.zero_()

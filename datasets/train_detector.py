@@ -270,8 +270,11 @@ def detector_batch(
             others = rng.integers(len(samples), size=5)
             rows = [photo, *((images[k], samples[k].boxes, samples[k].labels) for k in others)]
             made = long_strip(rows, rng)
+        img, photo_boxes, photo_labels = made or photo
         win, boxes, classes = sample_window(
-            *(made or photo),
+            img,
+            photo_boxes,
+            photo_labels,
             args.size,
             window,
             rng,

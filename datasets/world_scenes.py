@@ -67,9 +67,11 @@ def face_bank(split: str) -> Bank:
     """Faces of `split` ("train" / "heldout") by artwork; FluffyStuff alone without datasets.faces."""
     try:
         from datasets.faces import artworks_of, load_faces
+
+        have_faces = True
     except ImportError:
-        load_faces = None
-    if load_faces is not None:
+        have_faces = False
+    if have_faces:
         bank: Bank = {}
         for code, faces in load_faces(split).items():
             for face in faces:
@@ -175,7 +177,8 @@ class Scene:
         full = sprite.shape[0] * sprite.shape[1]
         if (box[2] - box[0]) * (box[3] - box[1]) < 0.45 * full * (1.0 if not angle else 0.6):
             return box
-        self.boxes.append((BACK if code == "back" else LABELS.index(code), *map(float, box)))
+        x0, y0, x1, y1 = (float(v) for v in box)
+        self.boxes.append((BACK if code == "back" else LABELS.index(code), x0, y0, x1, y1))
         return box
 
     def negatives(self, count: int, size: float) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from argparse import Namespace
+
 import numpy as np
 import pytest
 
@@ -115,3 +117,23 @@ def test_long_strip_needs_a_clean_row() -> None:
     img, boxes, labels = row_photo()
     scattered = boxes[[0, 12]]  # one tile of the row and the one below it: no row of three
     assert long_strip([(img, scattered, labels[[0, 12]])], np.random.default_rng(0)) is None
+
+
+def test_detector_batches_hold_targets_for_a_window_and_for_a_strip() -> None:
+    pytest.importorskip("torch", reason="torch is a training extra ('.[train]')")
+    from datasets.train_detector import detector_batch
+    from datasets.yolo import Sample
+
+    img = np.full((640, 640, 3), 60, np.uint8)
+    boxes = np.array([[100 + 60 * k, 300, 150 + 60 * k, 370] for k in range(6)], np.float32)
+    for x0, y0, x1, y1 in boxes.astype(int):
+        img[y0:y1, x0:x1] = 235
+    sample = Sample(image=None, boxes=boxes, labels=np.arange(6), width=640, height=640)
+    args = Namespace(size=384, window=256, back_prob=0.0, turn_prob=0.0)
+    for strip, side in ((False, 256), (True, 384)):
+        x, heat, batch_index, centres, sizes, offsets = detector_batch(
+            [img, img], [sample, sample], (strip, [0, 1]), np.random.default_rng(2), args
+        )
+        assert tuple(x.shape) == (2, 3, side, side) and heat.shape[0] == 2
+        assert len(batch_index) == len(centres) == len(sizes) == len(offsets) > 0
+        assert set(batch_index.tolist()) <= {0, 1}
