@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Element
 
 from mahjong_nts.app.deps import AppDeps, sample_photos
 from mahjong_nts.app.photo import PhotoReader, photo_key
@@ -355,6 +356,10 @@ def test_a_saved_game_clears_the_uploaded_photo(at: AppTest, deps: AppDeps) -> N
     typed_game(at, "E", 96, {})
     at.button(key="record_game").click().run()
     assert not at.exception and len(the_evening(deps).games) == 1
-    uploaders = [node for node in at._tree if getattr(node, "type", None) == "file_uploader"]
+    uploaders = [
+        node
+        for node in at._tree
+        if isinstance(node, Element) and getattr(node, "type", None) == "file_uploader"
+    ]
     assert len(uploaders) == 1
     assert not uploaders[0].value  # an empty uploader: the next game's photo is still to come

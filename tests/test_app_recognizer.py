@@ -4,7 +4,7 @@ and with the trained models in models/ on the bundled sample photo (when they ex
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +25,7 @@ TILE_W, TILE_H = 40, 56  # a tile of the fake world in a 256 px wide photo
 TRAINED = (ROOT / "models" / "detector.onnx").exists() and (ROOT / "models" / "classifier.onnx").exists()
 
 
-def fake_world_photo(tiles: list[tuple[float, float] | None]) -> bytes:
+def fake_world_photo(tiles: Sequence[tuple[float, float] | None]) -> bytes:
     """A PNG with one row of fake tiles: (green top, green bottom) for a face-up tile, None face down."""
     rgb = np.zeros((192, 8 + 48 * len(tiles), 3), np.uint8)
     for i, levels in enumerate(tiles):
@@ -74,6 +74,7 @@ def test_streamlit_app_reads_an_upload_and_reads_face_down_tiles_as_a_concealed_
     assert not at.exception
     prefix = f"hand-{photo_key(photo)}"
     [notation] = [w for w in at.text_input if w.key and w.key.startswith(f"{prefix}-notation")]
+    assert notation.value is not None
     assert parse_tiles(notation.value) == [one, one]  # the face-up tiles; the face-down ones have no code
     kong = f"gesloten kong {one[0] * 4}{one[1]} ({one} omgekeerd omgekeerd {one})"  # the page speaks Dutch
     assert any(kong in c.value for c in at.caption), [e.value for e in at.error]
@@ -115,6 +116,7 @@ def test_first_run_reads_the_sample_photo_with_the_trained_models(
     prefix = f"hand-{photo_key(hand1)}"
     [notation] = [w for w in at.text_input if w.key and w.key.startswith(f"{prefix}-notation")]
     truth = parse_tiles("11z 123p 444p 777z 444z 4f")
+    assert notation.value is not None
     read = parse_tiles(notation.value)
     common = sum(min(read.count(c), truth.count(c)) for c in set(truth))
     assert common >= len(truth) - 3, (notation.value, "reads too little of hand1")

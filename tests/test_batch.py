@@ -14,6 +14,7 @@ import sys
 import time
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import numpy as np
@@ -64,7 +65,7 @@ class FakeReader:
         except (OSError, ValueError) as problem:
             raise PhotoUnreadable(f"cannot decode {path.name}: {problem}") from None
         stem = path.stem.replace("-", " ").split()[-1]  # "odd <name> & hand5", "03-hand3" -> a sample
-        tiles = []
+        tiles: list[dict[str, Any]] = []
         for index, token in enumerate(FAKE_TILES.get(stem, "").split()):
             low = token.startswith("?")
             for code in parse_tiles(token.lstrip("?")):

@@ -4,6 +4,8 @@ that holds no enclosed artwork is left alone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -26,7 +28,7 @@ def test_the_artwork_is_painted_out_and_the_rest_kept() -> None:
     assert paint_blank(img, box, np.random.default_rng(0))
     face = img[24:92, 34:67].astype(np.int16)
     assert face.std(axis=(0, 1)).max() < 12  # one even ivory where the character was
-    assert abs(face.mean() - np.float32([236, 230, 214]).mean()) < 15
+    assert abs(face.mean() - np.array([236, 230, 214], np.float32).mean()) < 15
     assert np.array_equal(img[14:20, 30:71], before[14:20, 30:71])  # the green back layer stays
     assert np.array_equal(img[:, :28], before[:, :28])  # and the table
 
@@ -48,7 +50,13 @@ def test_the_classifier_batches_teach_painted_blanks_as_white_dragons() -> None:
     from datasets.yolo import LABELS, Sample
 
     img, box = drawn_tile()
-    sample = Sample(image=None, boxes=box[None], labels=np.array([LABELS.index("8m")]), width=100, height=120)
+    sample = Sample(
+        image=Path("unused.jpg"),
+        boxes=box[None],
+        labels=np.array([LABELS.index("8m")]),
+        width=100,
+        height=120,
+    )
     rows = np.array([[0, 0, LABELS.index("8m")]] * 8, np.int64)
     x, y = make_batch([img], [sample], rows, np.random.default_rng(3), back_frac=0.0, blank_frac=1.0)
     assert x.shape[0] == 8 and torch.all(y == WHITE_DRAGON)

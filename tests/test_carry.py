@@ -50,10 +50,12 @@ def test_pack_then_unpack_gives_the_dataset_and_the_train_faces(tmp_path: Path) 
             assert label.read_text() == (data / split / "labels" / f"p{k}.txt").read_text()
             photo = cv2.imread(str(out / "data" / split / "images" / f"p{k}.jpg"))
             original = cv2.imread(str(data / split / "images" / f"p{k}.jpg"))
+            assert photo is not None and original is not None
             assert photo.shape == original.shape
             assert np.abs(photo.astype(int) - original).mean() < 6
     assert (out / "data" / "data.yaml").is_file()
     unpacked = cv2.imread(str(out / "faces" / "procedural-varied" / "1m_0.png"), cv2.IMREAD_UNCHANGED)
+    assert unpacked is not None
     assert np.array_equal(unpacked, faces["procedural-varied"])
     assert not (out / "faces" / "font-noto").exists()  # held-out artworks never travel to training
 

@@ -45,7 +45,13 @@ def test_training_batches_come_at_the_run_crop_size() -> None:
     from datasets.yolo import LABELS, Sample
 
     img, box = two_tone_tile()
-    sample = Sample(image=None, boxes=box[None], labels=np.array([LABELS.index("1p")]), width=200, height=200)
+    sample = Sample(
+        image=Path("unused.jpg"),
+        boxes=box[None],
+        labels=np.array([LABELS.index("1p")]),
+        width=200,
+        height=200,
+    )
     rows = np.array([[0, 0, LABELS.index("1p")]] * 4, np.int64)
     x, _ = make_batch([img], [sample], rows, np.random.default_rng(0), back_frac=0.5, size=(80, 60))
     assert tuple(x.shape) == (4, 3, 80, 60)

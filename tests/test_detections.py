@@ -63,7 +63,7 @@ def test_records_follow_the_contract() -> None:
 
 
 def test_defaults_and_empty() -> None:
-    d = Detections(xyxy=[[0, 0, 4, 6]], confidence=[0.7], class_id=[5])
+    d = Detections(xyxy=np.array([[0, 0, 4, 6]]), confidence=np.array([0.7]), class_id=np.array([5]))
     assert d.alt_class_id.tolist() == [[5, -1, -1]] and d.row.tolist() == [0]
     assert d.to_records()[0]["alternatives"] == [{"code": "6m", "confidence": 0.7}]
     empty = Detections.empty()

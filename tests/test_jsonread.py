@@ -233,7 +233,8 @@ def test_limits_and_kinds_named_in_messages() -> None:
     assert parse_object('{"a": 1}') == {"a": 1}
     with pytest.raises(JsonError, match=r"hands\.jsonl: larger than 0 MiB"):
         parse_hands(b"{}\n{}\n", "hands.jsonl", max_bytes=4)
-    assert [json_type(v) for v in ({}, [], "", True, 1.5, None, b"")] == [
+    values: tuple[object, ...] = ({}, [], "", True, 1.5, None, b"")
+    assert [json_type(v) for v in values] == [
         "an object",
         "an array",
         "a string",

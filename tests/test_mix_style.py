@@ -3,13 +3,18 @@ with a partner, keeping where things are; in eval mode, and so in the exported m
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+if TYPE_CHECKING:
+    import torch
+else:
+    torch = pytest.importorskip("torch")
 
-from datasets.mix_style import add_mix_style, mix_style  # noqa: E402
-from datasets.models import TileClassifier  # noqa: E402
+from datasets.mix_style import add_mix_style, mix_style
+from datasets.models import TileClassifier
 
 
 def two_styles(n: int) -> torch.Tensor:
@@ -52,7 +57,9 @@ def test_hooks_act_in_training_only() -> None:
     handles = add_mix_style([model.features[1], model.features[3]], seed=1, p=1.0)
     assert torch.equal(model(crops), plain)  # eval: the exported network reads as without them
     model.train()
-    model.head[2].p = 0.0  # no dropout, so only the mixing can change the output
+    dropout = model.head[2]
+    assert isinstance(dropout, torch.nn.Dropout)
+    dropout.p = 0.0  # no dropout, so only the mixing can change the output
     for m in model.modules():
         if isinstance(m, torch.nn.BatchNorm2d):
             m.eval()

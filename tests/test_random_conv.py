@@ -3,12 +3,17 @@ colour and texture but keeps its place, range and overall brightness; the rest a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+if TYPE_CHECKING:
+    import torch
+else:
+    torch = pytest.importorskip("torch")
 
-from datasets.random_conv import random_convolution  # noqa: E402
+from datasets.random_conv import random_convolution
 
 
 def crops_with_a_stroke(n: int) -> torch.Tensor:

@@ -201,7 +201,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> AppTest:
     deps = AppDeps(
         read_photo=PhotoReader(TableRecognizer()),
         store=ScoreboardStore(tmp_path_factory.mktemp("app") / "evening.sqlite"),
-        samples=[],
+        samples=(),
         rng=random.Random(1),
     )
     at = AppTest.from_function(run_app, args=(deps,), default_timeout=60)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from recognizer.classifier import TileClassifier, crop_corners, cut_crops, one_w
 from recognizer.detector import (
     SQUARE,
     Reading,
+    Squeeze,
     TileBoxes,
     box_iou,
     decode,
@@ -55,7 +57,7 @@ def _photo(
     return rgb
 
 
-def _matches(found: np.ndarray, truth: list[list[float]]) -> list[float]:
+def _matches(found: np.ndarray, truth: Sequence[Sequence[float]]) -> list[float]:
     return [float(box_iou(np.asarray(t, np.float32), found).max()) for t in truth]
 
 
@@ -132,7 +134,8 @@ def test_mirrored_reading_is_turned_back_onto_the_photo(fake: Recognizer) -> Non
     """The fake detector answers a mirrored photo with the mirrored heatmap, so the average of a reading
     and its mirrored reading turned back is the plain reading, also with grey padding in the input."""
     rgb = _photo([(16, 16, 1.0, 1.0, False), (112, 64, 1.0, 0.5, False), (192, 120, 0.0, 0.0, True)])
-    for stretch, squeeze in ((SQUARE, None), (1.0, None), (SQUARE, ("y", 2.0))):
+    cases: tuple[tuple[float, Squeeze | None], ...] = ((SQUARE, None), (1.0, None), (SQUARE, ("y", 2.0)))
+    for stretch, squeeze in cases:
         plain, size, offset, ratio = fake.detector.raw_outputs(rgb, Reading(stretch=stretch), squeeze)
         both, size2, offset2, ratio2 = fake.detector.raw_outputs(
             rgb, Reading(stretch=stretch, mirror=True), squeeze

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from argparse import Namespace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -128,7 +129,7 @@ def test_detector_batches_hold_targets_for_a_window_and_for_a_strip() -> None:
     boxes = np.array([[100 + 60 * k, 300, 150 + 60 * k, 370] for k in range(6)], np.float32)
     for x0, y0, x1, y1 in boxes.astype(int):
         img[y0:y1, x0:x1] = 235
-    sample = Sample(image=None, boxes=boxes, labels=np.arange(6), width=640, height=640)
+    sample = Sample(image=Path("unused.jpg"), boxes=boxes, labels=np.arange(6), width=640, height=640)
     args = Namespace(size=384, window=256, back_prob=0.0, turn_prob=0.0)
     for strip, side in ((False, 256), (True, 384)):
         x, heat, batch_index, centres, sizes, offsets = detector_batch(

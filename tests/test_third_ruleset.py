@@ -150,7 +150,7 @@ def test_the_app_offers_it_and_scores_with_it(club: Path, tmp_path: Path) -> Non
     deps = AppDeps(
         read_photo=PhotoReader(lambda data, key: PhotoReading(key)),
         store=ScoreboardStore(tmp_path / "evening.sqlite"),
-        samples=[],
+        samples=(),
         rng=random.Random(1),
     )
     at = AppTest.from_function(run_app, args=(deps,), default_timeout=60)

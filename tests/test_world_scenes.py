@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -100,7 +101,7 @@ def test_faces_and_sets_that_would_look_face_down_are_left_out() -> None:
     assert scene.tile("back", 40, 50, 50, "down", 1.2) is not None and scene.boxes[0][0] == BACK
 
 
-def test_a_tile_painted_over_by_a_hard_negative_loses_its_box() -> None:
+def test_a_tile_painted_over_by_a_hard_negative_loses_its_box(monkeypatch: pytest.MonkeyPatch) -> None:
     scene = world_scenes.Scene((640, 480), np.random.default_rng(4), drawn_bank()["bars"], drawn_bank())
     for k in range(8):
         scene.tile(LABELS[k], 50, 20 + 60 * k, 100, "lying", 1.3)
@@ -110,12 +111,8 @@ def test_a_tile_painted_over_by_a_hard_negative_loses_its_box() -> None:
     def slab(canvas: np.ndarray, x: int, y: int, size: int, rng: np.random.Generator) -> None:
         canvas[90:200, 0:260] = (5, 5, 5)  # a dark slab over the first four tiles
 
-    real = world_scenes.NEGATIVES
-    world_scenes.NEGATIVES = (slab,)
-    try:
-        scene.negatives(1, 50)
-    finally:
-        world_scenes.NEGATIVES = real
+    monkeypatch.setattr(world_scenes, "NEGATIVES", (slab,))
+    scene.negatives(1, 50)
     assert scene.boxes == [b for b in kept_before if b[1] >= 260]
     assert len(scene.boxes) == 4
 
@@ -141,7 +138,9 @@ def test_a_set_with_blank_white_dragons_draws_them_blank_and_labels_them() -> No
     bank = drawn_bank()
     blank = world_scenes.Scene((64, 64), np.random.default_rng(0), bank["bars"], bank, blank_white=True)
     framed = world_scenes.Scene((64, 64), np.random.default_rng(0), bank["bars"], bank)
-    assert not blank.face("5z")[:, :, 3].any()  # no artwork: the tile's own ivory
+    blank_face = blank.face("5z")
+    assert blank_face is not None
+    assert not blank_face[:, :, 3].any()  # no artwork: the tile's own ivory
     assert framed.face("5z") is bank["bars"]["5z"][0]
     assert blank.face("6z") is bank["bars"]["6z"][0]  # only the white dragon is blank
     assert blank.tile("5z", 40, 10, 10, "lying", 1.3) is not None
@@ -206,7 +205,12 @@ def test_a_club_set_looks_the_same_in_every_photo(monkeypatch: pytest.MonkeyPatc
     bank = {**drawn_bank(), "other": drawn_bank()["bars"]}
     bodies: list[object] = []
     draw = world_scenes.tile_sprite
-    monkeypatch.setattr(world_scenes, "tile_sprite", lambda *a: bodies.append(a[2]) or draw(*a))
+
+    def spy(*a: Any) -> np.ndarray:
+        bodies.append(a[2])
+        return draw(*a)
+
+    monkeypatch.setattr(world_scenes, "tile_sprite", spy)
     for k in range(6):
         _img, boxes, artwork = render_scene(
             bank, np.random.default_rng([8, k]), "hand_row", (640, 480), club=("other", style)

@@ -356,7 +356,9 @@ def test_only_a_phone_photo_with_almost_nothing_found_takes_the_closer_look(
 
     monkeypatch.setattr(pipeline, "closer_look", spy)
     table = np.full((360, 640, 3), (40, 120, 130), np.uint8)
-    tile = cv2.resize(cv2.imread(str(SAMPLES / "hand1.jpg")), (32, 24))
+    hand = cv2.imread(str(SAMPLES / "hand1.jpg"))
+    assert hand is not None
+    tile = cv2.resize(hand, (32, 24))
     table[200:224, 300:332] = tile[:, :, ::-1]
     square = np.full((640, 640, 3), (40, 120, 130), np.uint8)
     reader = Recognizer()
