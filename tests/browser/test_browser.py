@@ -127,6 +127,12 @@ def visible_input(browser: WebDriver, label: str):  # type: ignore[no-untyped-de
     return found[0] if found else None
 
 
+def photo_uploaded(browser: WebDriver) -> bool:
+    """The page reads the uploaded photo: the sample's caption is gone (a run started by the upload may
+    begin late on a busy machine, so the running indicator alone cannot say the upload was read)."""
+    return "Voorbeeldfoto:" not in browser.find_element(By.TAG_NAME, "body").text
+
+
 def total_shown(browser: WebDriver) -> str | None:
     values = [
         e.text
@@ -158,6 +164,7 @@ def test_upload_correct_and_read_the_total(driver: WebDriver, app_url: str) -> N
     upload = driver.find_element(By.CSS_SELECTOR, "[data-testid='stFileUploader'] input[type='file']")
     upload.send_keys(str(ROOT / "samples" / "hand1.jpg"))
     wait_until(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid='stFileChip']"), "the upload")
+    wait_until(driver, photo_uploaded, "the uploaded photo in place of the sample")
     wait_idle(driver)
     wait_until(
         driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the uploaded photo"
@@ -203,6 +210,7 @@ def test_an_iphone_heic_photo_uploads_and_reads(driver: WebDriver, app_url: str)
     upload = driver.find_element(By.CSS_SELECTOR, "[data-testid='stFileUploader'] input[type='file']")
     upload.send_keys(str(ROOT / "tests" / "data" / "turned.heic"))
     wait_until(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid='stFileChip']"), "the upload")
+    wait_until(driver, photo_uploaded, "the uploaded photo in place of the sample")
     wait_idle(driver)
     box = wait_until(driver, lambda b: visible_input(b, "Hand in notatie"), "the notation box of the photo")
     no_exception_on_page(driver)
