@@ -75,9 +75,17 @@ def output_count(state: dict) -> int:
 
 
 def load_classifier(paths: list[str]) -> torch.nn.Module:
-    """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode; each with
-    len(LABELS) outputs, or one more ("not a tile", labels.json's not_a_tile) as its checkpoint has."""
-    members, counts = [], set()
+    """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode
+    (`load_classifier_with_crop` without the crop)."""
+    return load_classifier_with_crop(paths)[0]
+
+
+def load_classifier_with_crop(paths: list[str]) -> tuple[torch.nn.Module, tuple[int, int]]:
+    """The classifier of one checkpoint, or the averaging ensemble of several, in eval mode, and the crop
+    (height, width) they were trained on (`train_classifier --crop`; 64x48 before it existed). Each has
+    len(LABELS) outputs, or one more ("not a tile", labels.json's not_a_tile) as its checkpoint has; an
+    ensemble's members must agree on both, as one model reads one crop."""
+    members, counts, sizes = [], set(), set()
     for path in paths:
         state, train_args = load_state(Path(path))
         outputs = output_count(state)
@@ -87,20 +95,14 @@ def load_classifier(paths: list[str]) -> torch.nn.Module:
         member.load_state_dict(state)
         members.append(member)
         counts.add(outputs)
+        sizes.add(tuple(int(v) for v in train_args.get("crop", CROP_SIZE)))
     if len(counts) > 1:
         raise ValueError("the ensemble's classifiers differ in outputs (some have not-a-tile, some not)")
-    model = members[0] if len(members) == 1 else ClassifierEnsemble(members)
-    return model.eval()
-
-
-def trained_crop_size(paths: list[str]) -> tuple[int, int]:
-    """The crop (height, width) the checkpoints were trained on (`train_classifier --crop`; 64x48 before
-    it existed); several must agree, as one model reads one crop."""
-    sizes = {tuple(int(v) for v in load_state(Path(path))[1].get("crop", CROP_SIZE)) for path in paths}
     if len(sizes) > 1:
         raise ValueError(f"the ensemble's classifiers were trained on different crops: {sorted(sizes)}")
+    model = members[0] if len(members) == 1 else ClassifierEnsemble(members)
     h, w = sizes.pop()
-    return h, w
+    return model.eval(), (h, w)
 
 
 def classifier_outputs(model: torch.nn.Module) -> int:
@@ -142,8 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     torch.manual_seed(0)
     try:  # before anything is written, so a bad checkpoint leaves the models folder as it was
-        cls = load_classifier(args.classifier)
-        crop_h, crop_w = trained_crop_size(args.classifier)
+        cls, (crop_h, crop_w) = load_classifier_with_crop(args.classifier)
     except (ValueError, KeyError, RuntimeError) as exc:  # no "model", or weights of another shape
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ from datasets.models import TileClassifier, TileDetector
 from datasets.quantize import MODELS_DIR, trained_model
 from datasets.tile_crops import CROP_SIZE
 from datasets.yolo import LABELS
+from recognizer.models import LABELS_FILE, ModelConfig, read_labels_json
 
 
 def onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -149,15 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     det_in = torch.rand(1, 3, 128, 160)
     sources = {name: trained_model(models, f"{name}.onnx") for name in ("detector", "classifier")}
     det = load_folded(TileDetector(), sources["detector"], det_in)
-    labels_json = models / "labels.json"
-    meta = json.loads(labels_json.read_text()) if labels_json.is_file() else {}
-    crop = [int(v) for v in meta.get("crop_size", CROP_SIZE)]  # the crop the classifier was trained on
+    labels_json = models / LABELS_FILE  # the crop the classifier was trained on, read as the runtime reads it
+    crop = ModelConfig.from_dict(read_labels_json(models)).crop_size if labels_json.is_file() else CROP_SIZE
     cls_in = torch.rand(2, 3, *crop)
     outputs, width = classifier_shape(sources["classifier"])
     cls = load_folded(TileClassifier(outputs, width), sources["classifier"], cls_in)
     train_args = {
         "detector": {},
-        "classifier": {"width": width, "not_a_tile": outputs > len(LABELS), "crop": crop},
+        "classifier": {"width": width, "not_a_tile": outputs > len(LABELS), "crop": list(crop)},
     }
     for name, model, example, is_det in (("detector", det, det_in, True), ("classifier", cls, cls_in, False)):
         diff = max_difference(model, sources[name], example, is_det)

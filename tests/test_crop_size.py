@@ -71,7 +71,7 @@ def test_a_bad_crop_size_is_refused_by_the_training_command(capsys: pytest.Captu
 
 def test_the_export_writes_the_trained_crop_size_and_the_runtime_reads_at_it(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch", reason="torch is a training extra ('.[train]')")
-    from datasets.export_onnx import main, trained_crop_size
+    from datasets.export_onnx import load_classifier_with_crop, main
     from datasets.models import TileClassifier, TileDetector
     from recognizer import Recognizer
 
@@ -80,10 +80,10 @@ def test_the_export_writes_the_trained_crop_size_and_the_runtime_reads_at_it(tmp
     wide, plain = tmp_path / "wide.pt", tmp_path / "plain.pt"
     torch.save({"model": TileClassifier(44, 8).state_dict(), "args": {"width": 8, "crop": (80, 60)}}, wide)
     torch.save({"model": TileClassifier(44, 8).state_dict(), "args": {"width": 8}}, plain)
-    assert trained_crop_size([str(wide)]) == (80, 60)
-    assert trained_crop_size([str(plain)]) == CROP_SIZE  # checkpoints from before --crop
+    assert load_classifier_with_crop([str(wide)])[1] == (80, 60)
+    assert load_classifier_with_crop([str(plain)])[1] == CROP_SIZE  # checkpoints from before --crop
     with pytest.raises(ValueError, match="different crops"):
-        trained_crop_size([str(wide), str(plain)])
+        load_classifier_with_crop([str(wide), str(plain)])
 
     out = tmp_path / "models"
     assert main(["--detector", str(detector), "--classifier", str(wide), "--out", str(out)]) == 0
