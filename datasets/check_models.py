@@ -21,6 +21,7 @@ from datasets.tile_crops import CROP_SIZE, PAD, crop_tile
 from datasets.train_detector import decode_peaks, iou_matrix, letterbox
 from datasets.yolo import LABELS, PROJECT_ROOT, placeholder_labelled, read_split, require_data_dir
 from recognizer.classifier import softmax, split_not_a_tile
+from recognizer.models import ModelConfig, read_labels_json
 from recognizer.pipeline import Settings
 
 NOT_A_TILE_MIN = Settings().not_a_tile_min
@@ -61,10 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     opts.intra_op_num_threads = args.threads
     det = ort.InferenceSession(str(mdir / "detector.onnx"), opts, providers=["CPUExecutionProvider"])
     cls = ort.InferenceSession(str(mdir / "classifier.onnx"), opts, providers=["CPUExecutionProvider"])
-    meta = json.loads((mdir / "labels.json").read_text())
-    size = int(meta["detector_size"])
-    pad = float(meta.get("pad", PAD))  # the contract's crop: the box grown by labels.json's pad
-    crop_h, crop_w = (int(v) for v in meta.get("crop_size", CROP_SIZE))
+    config = ModelConfig.from_dict(read_labels_json(mdir))  # labels.json, read as the runtime reads it
+    size, pad = config.detector_size, config.pad  # the contract's crop: the box grown by labels.json's pad
+    crop_h, crop_w = config.crop_size
     valid = read_split(require_data_dir(args.data), "valid")
     images = load_images([s.image for s in valid])
     t0 = time.time()
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             for k in range(0, len(gt_crops), 256)
         ]
     )
-    rejects = meta.get("not_a_tile") is True  # the last logit is "not a tile": tile codes from the others
+    rejects = config.not_a_tile  # the last logit is "not a tile": tile codes from the others
     pred = logits[:, : len(LABELS)].argmax(1)
     clean = np.concatenate([np.full(len(s.labels), not placeholder_labelled(s)) for s in valid])
     per = {LABELS[c]: float((pred[clean & (gt_labels == c)] == c).mean()) for c in np.unique(gt_labels)}
