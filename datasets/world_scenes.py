@@ -18,8 +18,10 @@ Each scene is one set (one artwork, one body style) on one table, of one kind:
   hiding part of those behind (tiles pushed together on a mat); drawn only when asked for.
 
 Faces come from `datasets.faces` (every artwork, split by artwork into train and held-out); without it the
-CC0 FluffyStuff faces are used. Written as YOLO folders (class = LABELS index) with `kinds.json` (scene ->
-kind, artwork), so `datasets.evaluate --scenes` can read them and results can be split by kind.
+CC0 FluffyStuff faces are used; `--restyle P` draws a share P of the scenes in a made-up set's hand
+(`datasets.restyle`: other stroke weights, warps, inks), so a code is seen drawn in many ways. Written as
+YOLO folders (class = LABELS index) with `kinds.json` (scene -> kind, artwork), so `datasets.evaluate
+--scenes` can read them and results can be split by kind.
 
 Example: .venv/bin/python -m datasets.world_scenes --out runs/world_train --count 3000 --split train --seed 0
 """
@@ -34,6 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.restyle import Restyle, draw_restyle
 from datasets.scene_props import NEGATIVES, backdrop, rack, surface
 from datasets.tile_bodies import TileStyle, has_plain_back, paste, random_style, tile_sprite, turned
 from datasets.yolo import BACK, LABELS, write_data_yaml, write_sample
@@ -121,6 +124,8 @@ class Scene:
         self.style: TileStyle = random_style(rng)
         self.boxes: list[Box] = []
         self.codes = sorted({code for faces in full.values() for code in faces})  # ... lent what it lacks
+        self.restyle: Restyle | None = None  # a made-up set's drawing habits over every face (--restyle)
+        self._restyled: dict[int, np.ndarray] = {}  # face id -> its restyled drawing: one tile, one look
 
     def face(self, code: str) -> np.ndarray | None:
         """One face image of `code` in this scene's artwork (another artwork's if this one lacks it; a
@@ -136,7 +141,12 @@ class Scene:
             faces = others[int(self.rng.integers(len(others)))] if others else None
         if not faces:
             return None
-        return faces[int(self.rng.integers(len(faces)))]
+        face = faces[int(self.rng.integers(len(faces)))]
+        if self.restyle is None:
+            return face
+        if id(face) not in self._restyled:
+            self._restyled[id(face)] = self.restyle.apply(face, len(self._restyled))
+        return self._restyled[id(face)]
 
     def random_code(self, bonus_share: float = 0.08) -> str:
         """A tile code; flowers and seasons about as often as in a game (blank white dragons more often)."""
@@ -496,11 +506,13 @@ def render_scene(
     bonus_printed: float = 0.0,
     blank_white: float = 0.0,
     club: tuple[str, TileStyle] | None = None,
+    restyle: float = 0.0,
 ) -> tuple[np.ndarray, list[Box], str]:
     """One photo of `kind`: RGB uint8, boxes (label, x0, y0, x1, y1) and the artwork it shows (its flowers
     and seasons at the share `bonus_printed` PRINTED_BONUS's; at the share `blank_white` of scenes a set
     whose white dragon is blank, no draw made at 0 so older folders render as they did). `club`: one
-    set's artwork and tile body, the same in every photo (a club's own set), instead of a draw."""
+    set's artwork and tile body, the same in every photo (a club's own set), instead of a draw. At the share
+    `restyle` of scenes every face is drawn in a made-up set's hand (`datasets.restyle`; no draw at 0)."""
     if club is None:
         artworks = sorted(a for a in bank if len(bank[a]) >= FULL_SET) or sorted(bank)
         weights = np.array([ARTWORK_WEIGHTS.get(a, 1.0) for a in artworks])
@@ -513,6 +525,8 @@ def render_scene(
     s = Scene(size, rng, bank[artwork], bank, bonus_printed, blank)
     if club is not None:
         s.style = club[1]
+    if restyle > 0 and rng.random() < restyle:
+        s.restyle = draw_restyle(rng)
     side = min(size)
     warp = 0.08
     if kind == "hand_row":
@@ -570,6 +584,7 @@ def write_scenes(
     kinds: tuple[str, ...] = KINDS,
     bonus_printed: float = 0.0,
     blank_white: float = 0.0,
+    restyle: float = 0.0,
 ) -> int:
     """Render `count` scenes into out/{images,labels} with data.yaml and kinds.json; returns the box count.
     Scene k uses the generator seeded [seed, k], so a stopped run restarts where it was (existing scenes
@@ -596,7 +611,7 @@ def write_scenes(
         rng = np.random.default_rng([seed, k])
         kind = kinds[int(rng.choice(len(kinds), p=weights))]
         size = SIZES[int(rng.integers(len(SIZES)))]
-        img, boxes, artwork = render_scene(bank, rng, kind, size, bonus_printed, blank_white)
+        img, boxes, artwork = render_scene(bank, rng, kind, size, bonus_printed, blank_white, restyle=restyle)
         write_sample(out, name, img, boxes, int(rng.integers(35, 95)))
         manifest[name] = {"kind": kind, "artwork": artwork}
         total += len(boxes)
@@ -629,17 +644,28 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="share of scenes whose set has blank white dragons (as riichi sets; 0-1)",
     )
+    ap.add_argument(
+        "--restyle",
+        type=float,
+        default=0.0,
+        help="share of scenes whose faces are drawn in a made-up set's hand (datasets.restyle; 0-1)",
+    )
     args = ap.parse_args(argv)
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
-    for name, share in (("--bonus-printed", args.bonus_printed), ("--blank-white", args.blank_white)):
+    shares = (
+        ("--bonus-printed", args.bonus_printed),
+        ("--blank-white", args.blank_white),
+        ("--restyle", args.restyle),
+    )
+    for name, share in shares:
         if not 0.0 <= share <= 1.0:
             print(f"error: {name} must be between 0 and 1", file=sys.stderr)
             return 2
     total = write_scenes(
         Path(args.out), args.count, args.seed, args.split, tuple(args.kinds), args.bonus_printed,
-        args.blank_white,
+        args.blank_white, args.restyle,
     )  # fmt: skip
     print(f"wrote {args.count} scenes, {total} new boxes to {args.out}")
     return 0
