@@ -77,7 +77,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.faces_common import INKS, Rendered, decode_png, render_svg_text, to_height
+from datasets.faces_common import INKS, Rendered, decode_png, over, render_svg_text, to_height
 from datasets.faces_drawn import render_drawn_bonus
 from datasets.faces_sheets import SHEETS, render_sheet
 from datasets.faces_western import render_western
@@ -194,16 +194,6 @@ def render_fluffystuff(variant: str, height: int, folder: Path = FLUFFY_DIR) -> 
             rgba = over(rgba, ground)
         out.append((code, to_height(rgba, height)))
     return out
-
-
-def over(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
-    """Alpha-composite RGBA `top` over RGBA `bottom` (same size)."""
-    ta = top[:, :, 3:].astype(np.float32) / 255
-    ba = bottom[:, :, 3:].astype(np.float32) / 255
-    a = ta + ba * (1 - ta)
-    rgb = top[:, :, :3] * ta + bottom[:, :, :3] * ba * (1 - ta)
-    rgb = np.divide(rgb, a, out=np.zeros_like(rgb), where=a > 0)
-    return np.dstack([rgb, a * 255]).round().clip(0, 255).astype(np.uint8)
 
 
 # ---------------------------------------------------------------- KMahjongg (GPL-2+, training time only)

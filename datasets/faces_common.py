@@ -1,6 +1,6 @@
 """Helpers every face renderer shares (datasets.faces and its faces_* siblings): the rendered-faces type, the
-print inks, scaling to a height, PNG decoding and SVG rendering; a module of its own so that the siblings
-can use them without importing datasets.faces, which imports them (no import cycle)."""
+print inks, alpha compositing, scaling to a height, PNG decoding and SVG rendering; a module of its own so
+that the siblings can use them without importing datasets.faces, which imports them (no import cycle)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,16 @@ INKS = {
     "green": (15, 120, 55),
     "darkgreen": (10, 85, 45),
 }
+
+
+def over(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """Alpha-composite RGBA `top` over RGBA `bottom` (same size)."""
+    ta = top[:, :, 3:].astype(np.float32) / 255
+    ba = bottom[:, :, 3:].astype(np.float32) / 255
+    a = ta + ba * (1 - ta)
+    rgb = top[:, :, :3] * ta + bottom[:, :, :3] * ba * (1 - ta)
+    rgb = np.divide(rgb, a, out=np.zeros_like(rgb), where=a > 0)
+    return np.dstack([rgb, a * 255]).round().clip(0, 255).astype(np.uint8)
 
 
 def to_height(rgba: np.ndarray, height: int) -> np.ndarray:

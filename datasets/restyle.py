@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from datasets.faces_common import INKS
+from datasets.faces_common import over
 from datasets.faces_western import swap_inks
 
 REFERENCE_HEIGHT = 128
@@ -116,7 +116,7 @@ def draw_restyle(rng: np.random.Generator) -> Restyle:
     """One made-up set's habits; each change comes by its own chance, so most sets have two or three."""
     inks: tuple[tuple[str, str], ...] = ()
     if rng.random() < 0.3:
-        names = [name for name in ("black", "red", "green", "blue") if name in INKS]
+        names = ("black", "red", "green", "blue")  # the inks `swap_inks` tells apart
         targets = list(rng.permutation(names))
         inks = tuple((s, str(t)) for s, t in zip(names, targets, strict=True) if s != t)
     return Restyle(
@@ -195,9 +195,7 @@ def nudge_elements(face: np.ndarray, share: float, rng: np.random.Generator) -> 
         shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         layer = np.where(piece[:, :, None], face, 0).astype(np.uint8)
         moved = cv2.warpAffine(layer, shift, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
-        over = moved[:, :, 3:].astype(np.float32) / 255
-        out = (moved.astype(np.float32) * over + out.astype(np.float32) * (1 - over)).astype(np.uint8)
-        out[:, :, 3] = np.maximum(out[:, :, 3], moved[:, :, 3])
+        out = over(moved, out)
     rest = (face[:, :, 3] > 0) & ~taken
     out[rest] = face[rest]
     return out
