@@ -8,11 +8,15 @@ scenes (runs/world_tune8) it shows what a profile costs a set the classifier alr
 
     .venv/bin/python -m datasets.evaluate_profile runs/world_heldout8 --photos 1 3 [--full] [--json out.json]
     .venv/bin/python -m datasets.evaluate_profile runs/world_heldout8 --one-each 1 2
+
+With --learnt-with OLD the profiles are learnt with the models in OLD and read with --models, as a club's
+profile is after a model update that lists OLD's classifier in labels.json's profiles_from.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -124,20 +128,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("folder", type=Path, help="a datasets.world_scenes folder (with kinds.json)")
     ap.add_argument("--photos", type=int, nargs="*", default=[], help="profiles from the first N scenes")
     ap.add_argument("--one-each", type=int, nargs="*", default=[], help="profiles of N tiles of each code")
+    ap.add_argument(
+        "--learnt-with", type=Path, help="learn the profiles with these models, read with --models"
+    )
     add_reading_options(ap)
     args = ap.parse_args(argv)
     kinds = scene_kinds(args.folder, "evaluate_profile")
     recognizer = load_recognizer("evaluate_profile", args.models, args.threads, sets=args.set)
     if kinds is None or recognizer is None:
         return 2
+    teacher = recognizer
+    if args.learnt_with is not None:
+        older = load_recognizer("evaluate_profile", args.learnt_with, args.threads, sets=args.set)
+        if older is None:
+            return 2
+        teacher = older
     out: dict[str, Any] = {}
     for artwork, samples in sorted(by_artwork(args.folder, kinds).items()):
         runs: list[tuple[str, SetProfile, set[int]]] = []
         for n in args.photos:
-            runs.append((f"{n} photos", learn_photos(recognizer, samples[:n]), set(range(n))))
+            runs.append((f"{n} photos", learn_photos(teacher, samples[:n]), set(range(n))))
         for shots in args.one_each:
-            runs.append((f"{shots} of each code", *learn_one_each(recognizer, samples, shots)))
-        for label, profile, used in runs:
+            runs.append((f"{shots} of each code", *learn_one_each(teacher, samples, shots)))
+        for label, learnt, used in runs:
+            profile = dataclasses.replace(learnt, classifier=recognizer.classifier_id)
             rest = [s for k, s in enumerate(samples) if k not in used][: args.test]
             result = measure(recognizer, profile, rest, args.full)
             out[f"{artwork}, {label}"] = result

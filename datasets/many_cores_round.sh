@@ -87,4 +87,10 @@ for run in $RUNS; do
     cp "runs/round_$run/log.txt" "$RESULT/log_$run.txt" || true
     for ck in $(ls -v runs/round_$run/epoch*.pt 2>/dev/null | tail -n 3); do cp "$ck" "$RESULT/${run}_$(basename "$ck")"; done
 done
+# run A continues the shipped classifier: its last epoch also mixed half and half with where it started
+# (`datasets.blend_weights`, session 36), to be judged beside it
+if [[ " $RUNS " == *" a "* ]] && last_a=$(ls -v runs/round_a/epoch*.pt 2>/dev/null | tail -n 1) && [[ -n "$last_a" ]]; then
+    $PY -m datasets.blend_weights --base runs/init_shipped/classifier.pt --tuned "$last_a" --share 0.5 \
+        --out "$RESULT/a_mixed50.pt" || true
+fi
 ls -la "$RESULT"
