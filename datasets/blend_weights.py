@@ -17,6 +17,8 @@ from pathlib import Path
 
 import torch
 
+from datasets.export_onnx import load_state
+
 
 def blend_states(
     base: dict[str, torch.Tensor], tuned: dict[str, torch.Tensor], share: float
@@ -52,16 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     for path in (args.base, args.tuned):
         if not Path(path).is_file():
             raise SystemExit(f"{path}: no such checkpoint")
-    base = torch.load(args.base, map_location="cpu", weights_only=False)
-    tuned = torch.load(args.tuned, map_location="cpu", weights_only=False)
+    base, _ = load_state(Path(args.base))
+    tuned, tuned_args = load_state(Path(args.tuned))
     try:
-        model = blend_states(base["model"], tuned["model"], args.share)
+        model = blend_states(base, tuned, args.share)
     except ValueError as err:
         raise SystemExit(f"cannot blend {args.base} and {args.tuned}: {err}") from None
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     note = {"base": args.base, "tuned": args.tuned, "share": args.share}
-    torch.save({"model": model, "args": tuned.get("args", {}), "blend": note}, out)
+    torch.save({"model": model, "args": tuned_args, "blend": note}, out)
     print(f"wrote {out}: {1 - args.share:.2f} x {args.base} + {args.share:.2f} x {args.tuned}")
     return 0
 
