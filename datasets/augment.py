@@ -1,5 +1,5 @@
-"""Shared augmentations: image cache, colour jitter, ink and pen changes, blur/JPEG noise, and synthetic
-face-down tiles."""
+"""Shared augmentations: image cache, colour jitter, ink and pen changes, blur/JPEG noise, part of a face
+hidden or washed out, and synthetic face-down tiles."""
 
 from __future__ import annotations
 
@@ -172,6 +172,41 @@ def ink_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
         img = cv2.cvtColor(grey, cv2.COLOR_GRAY2RGB)
     return img
+
+
+def occlude(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Part of a tile's face unseen, as at a real table: a band along one edge covered (the tile in front,
+    a rack, a finger, the face running out of the frame), a lamp's glare washing out a patch, or a small
+    patch erased. The label stays: the rest of the face must name the tile. uint8 RGB crop, a new array."""
+    out = img.copy()
+    h, w = out.shape[:2]
+    kind = rng.random()
+    if kind < 0.45:  # a band along one edge, in a colour from the crop's own border or a body/table tone
+        side = int(rng.integers(4))
+        frac = rng.uniform(0.1, 0.3)
+        border = np.concatenate([out[0], out[-1], out[:, 0], out[:, -1]]).reshape(-1, 3)
+        colour = border[int(rng.integers(len(border)))] if rng.random() < 0.6 else rng.integers(0, 256, 3)
+        band_h, band_w = max(1, round(frac * h)), max(1, round(frac * w))
+        region = {
+            0: (slice(0, band_h), slice(None)),
+            1: (slice(h - band_h, h), slice(None)),
+            2: (slice(None), slice(0, band_w)),
+            3: (slice(None), slice(w - band_w, w)),
+        }[side]
+        out[region] = np.asarray(colour, np.uint8)
+    elif kind < 0.8:  # glare: a soft bright ellipse
+        cy, cx = rng.uniform(0.1, 0.9) * h, rng.uniform(0.1, 0.9) * w
+        ry, rx = rng.uniform(0.15, 0.4) * h, rng.uniform(0.15, 0.5) * w
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        fall = np.exp(-(((yy - cy) / ry) ** 2 + ((xx - cx) / rx) ** 2))
+        strength = rng.uniform(0.4, 0.85)
+        lit = out.astype(np.float32) + (255.0 - out) * (strength * fall)[..., None]
+        out = np.clip(lit, 0, 255).astype(np.uint8)
+    else:  # a small patch erased with noise (random erasing, Zhong et al. 2020)
+        ph, pw = max(1, round(rng.uniform(0.1, 0.3) * h)), max(1, round(rng.uniform(0.1, 0.3) * w))
+        y0, x0 = int(rng.integers(0, h - ph + 1)), int(rng.integers(0, w - pw + 1))
+        out[y0 : y0 + ph, x0 : x0 + pw] = rng.integers(0, 256, (ph, pw, 3), dtype=np.uint8)
+    return out
 
 
 def quarter_turn(img: np.ndarray, boxes: np.ndarray, turns: int) -> tuple[np.ndarray, np.ndarray]:

@@ -21,7 +21,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from datasets.augment import colour_jitter, degrade, ink_jitter, load_images, paint_back, paint_blank
+from datasets.augment import (
+    colour_jitter,
+    degrade,
+    ink_jitter,
+    load_images,
+    occlude,
+    paint_back,
+    paint_blank,
+)
 from datasets.batch_workers import epoch_batches, slices
 from datasets.export_onnx import load_classifier
 from datasets.mine_negatives import far_from_tiles, read_negatives
@@ -197,11 +205,12 @@ def make_batch(
     none_frac: float = 0.0,
     blank_frac: float = 0.0,
     size: tuple[int, int] = CROP_SIZE,
+    occlude_frac: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Augmented crops (N,3,H,W) of `size` (H, W) float and labels, boxes grown by `pad` (-0.04/+0.06);
     a `strip_frac` share of them cut from row strips, a `none_frac` share things that are not tiles
-    (`negatives`), a `blank_frac` share of tiles painted blank as white dragons (none drawn at 0: the old
-    runs' draws)."""
+    (`negatives`), a `blank_frac` share of tiles painted blank as white dragons, an `occlude_frac` share
+    with part of the face hidden or washed out (augment.occlude; none drawn at 0: the old runs' draws)."""
     n_strip = round(strip_frac * len(rows))
     crops, labels = strip_crops(images, samples, rows, n_strip, rng, pad, size) if n_strip else ([], [])
     n_none = round(none_frac * len(rows)) if negatives is not None else 0
@@ -224,6 +233,11 @@ def make_batch(
                 crop, lab = blank, WHITE_DRAGON
         crops.append(crop)
         labels.append(lab)
+    if occlude_frac > 0:
+        crops = [
+            occlude(c, rng) if lab < BACK and rng.random() < occlude_frac else c
+            for c, lab in zip(crops, labels, strict=True)
+        ]
     crops = [degrade(ink_jitter(c, rng), rng) for c in crops]
     batch = colour_jitter(np.stack(crops).astype(np.float32) / 255.0, rng)
     x = torch.from_numpy(batch).permute(0, 3, 1, 2).contiguous()
@@ -359,6 +373,12 @@ def main(argv: list[str] | None = None) -> int:
         default=CROP_SIZE,
         help="crop HEIGHTxWIDTH the classifier reads (default 64x48; larger sees more of a glyph, slower)",
     )
+    ap.add_argument(
+        "--occlude-frac",
+        type=float,
+        default=0.0,
+        help="share of tile crops with part of the face hidden or washed out (augment.occlude; 0: none)",
+    )
     ap.add_argument("--not-a-tile", action="store_true", help='a 44th output, "not a tile" (mined negatives)')
     ap.add_argument(
         "--random-conv",
@@ -430,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     def make(batch_rows: np.ndarray, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         return make_batch(
             train_imgs, train, batch_rows, rng, args.back_frac, args.strip_frac, args.pad, negatives,
-            args.none_frac, args.blank_frac, args.crop,
+            args.none_frac, args.blank_frac, args.crop, args.occlude_frac,
         )  # fmt: skip
 
     model = TileClassifier(outputs, args.width)
