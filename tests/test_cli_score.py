@@ -320,6 +320,25 @@ def test_human_form_bad_input_is_exit_2(
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
+        (["score", "234m567p777z88x"], "88x"),
+        (["score", "234m567p777z88s", "--win", "0m"], "--win: tile '0m'"),
+        (["score", "234m567p88s", "--meld", "11q:open"], "--meld: tile '11q'"),
+        (["score", "234m567p88s", "--concealed-kong", "1111"], "--concealed-kong"),
+    ],
+)
+def test_a_mistyped_tile_is_named_before_any_missing_option(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat, prevailing wind and winning tile are all missing; the typo is what the player hears first."""
+    code, out, err = run_cli(capsys, monkeypatch, argv)
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert named in line and "required" not in line
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
         (["score", "234m567p777z88s", "--meld", "111z", "--seat", "E", "--prevailing", "S"], "--win"),
         (["score", "234m567p777z88s", "--win", "4m", "--prevailing", "S"], "--seat"),
         (["score"], "TILES"),

@@ -24,6 +24,7 @@ from scoring import (
     ScoreResult,
     describe,
     hand_from_dict,
+    parse_tiles,
     ruleset_names,
     ruleset_title,
     score_hand,
@@ -204,7 +205,16 @@ def parse_meld_option(text: str) -> dict[str, Any]:
 
 
 def hand_object_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The CONTRACT input object for the hand given as command-line options (no winning tile for --waits)."""
+    """The CONTRACT input object for the hand given as command-line options (no winning tile for --waits).
+    The tiles typed are checked first, so a mistyped tile is named before any missing option."""
+    typed = [("", args.tiles or ""), ("--win", args.win or "")]
+    typed += [("--meld", meld.partition(":")[0]) for meld in args.meld]
+    typed += [("--concealed-kong", kong) for kong in args.concealed_kong]
+    for option, text in typed:
+        try:
+            parse_tiles(text)
+        except InputError as error:
+            raise InputError(f"{option}: {one_line(error)}" if option else one_line(error)) from error
     missing = [
         option for option, value in (("--seat", args.seat), ("--prevailing", args.prevailing)) if not value
     ]
