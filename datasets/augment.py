@@ -183,7 +183,7 @@ def occlude(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     kind = rng.random()
     if kind < 0.45:  # a band along one edge, in a colour from the crop's own border or a body/table tone
         side = int(rng.integers(4))
-        frac = rng.uniform(0.1, 0.3)
+        frac = rng.uniform(0.1, 0.25)
         border = np.concatenate([out[0], out[-1], out[:, 0], out[:, -1]]).reshape(-1, 3)
         colour = border[int(rng.integers(len(border)))] if rng.random() < 0.6 else rng.integers(0, 256, 3)
         band_h, band_w = max(1, round(frac * h)), max(1, round(frac * w))
@@ -194,12 +194,13 @@ def occlude(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             3: (slice(None), slice(w - band_w, w)),
         }[side]
         out[region] = np.asarray(colour, np.uint8)
-    elif kind < 0.8:  # glare: a soft bright ellipse
+    elif kind < 0.8:  # glare: a soft bright ellipse, never so strong that the face goes blank (a blank
+        # face is a white dragon in many sets)
         cy, cx = rng.uniform(0.1, 0.9) * h, rng.uniform(0.1, 0.9) * w
-        ry, rx = rng.uniform(0.15, 0.4) * h, rng.uniform(0.15, 0.5) * w
+        ry, rx = rng.uniform(0.1, 0.3) * h, rng.uniform(0.1, 0.35) * w
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         fall = np.exp(-(((yy - cy) / ry) ** 2 + ((xx - cx) / rx) ** 2))
-        strength = rng.uniform(0.4, 0.85)
+        strength = rng.uniform(0.25, 0.55)
         lit = out.astype(np.float32) + (255.0 - out) * (strength * fall)[..., None]
         out = np.clip(lit, 0, 255).astype(np.uint8)
     else:  # a small patch erased with noise (random erasing, Zhong et al. 2020)
