@@ -113,6 +113,23 @@ PATTERNS_NL: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"melds must be a list like (?P<like>\[.*\]), not (?P<value>.*)",
             "melds moet een lijst zijn zoals {like}, niet {value}",
         ),
+        # what `score` says of its options when it prints a Dutch table (mahjong_nts.cli.score)
+        (
+            r"(?P<option>--seat|--prevailing) is required when scoring tiles from the command line",
+            "{option} ontbreekt: geef de wind (E, S, W of N) bij een hand op de opdrachtregel",
+        ),
+        (
+            r"--win TILE is required for a winner \(or give --loser\)",
+            "--win STEEN ontbreekt: de winnende steen van de winnaar (of geef --loser)",
+        ),
+        (
+            r"--win and --self-drawn are for the winner, not with --loser",
+            "--win en --self-drawn horen bij de winnaar, niet bij --loser",
+        ),
+        (
+            r"--meld (?P<meld>.+): after ':' write 'open' or 'closed', not (?P<state>.+)",
+            "--meld {meld}: schrijf na ':' 'open' of 'closed', niet {state}",
+        ),
     )
 )
 

@@ -321,8 +321,8 @@ def test_human_form_bad_input_is_exit_2(
     ("argv", "named"),
     [
         (["score", "234m567p777z88x"], "88x"),
-        (["score", "234m567p777z88s", "--win", "0m"], "--win: tile '0m'"),
-        (["score", "234m567p88s", "--meld", "11q:open"], "--meld: tile '11q'"),
+        (["score", "234m567p777z88s", "--win", "0m"], "--win: steen '0m'"),
+        (["score", "234m567p88s", "--meld", "11q:open"], "--meld: steen '11q'"),
         (["score", "234m567p88s", "--concealed-kong", "1111"], "--concealed-kong"),
     ],
 )
@@ -334,6 +334,37 @@ def test_a_mistyped_tile_is_named_before_any_missing_option(
     assert code == 2 and out == ""
     line = one_error_line(err)
     assert named in line and "required" not in line
+
+
+@pytest.mark.parametrize(
+    ("argv", "dutch", "english"),
+    [
+        (["score", "234m567p777z88s"], "--seat ontbreekt", "--seat is required"),
+        (["score", "234m567p777z88s", "--seat", "E"], "--prevailing ontbreekt", "--prevailing is required"),
+        (
+            ["score", "234m567p777z88s", "--seat", "E", "--prevailing", "S"],
+            "--win STEEN ontbreekt",
+            "--win TILE",
+        ),
+        (["score", "234m567p777z88x"], "onbekende letter 'x'", "unknown suit letter 'x'"),
+        (
+            ["score", "23m", "--seat", "E", "--prevailing", "S", "--meld", "1z:zij"],
+            "schrijf na ':'",
+            "after ':'",
+        ),
+    ],
+)
+def test_the_dutch_table_says_what_is_wrong_in_dutch(
+    argv: list[str],
+    dutch: str,
+    english: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table is Dutch by default, and so is its error line; `--lang en` and `--json-out` keep English."""
+    assert dutch in one_error_line(run_cli(capsys, monkeypatch, argv)[2])
+    for extra in (["--lang", "en"], ["--json-out"]):
+        assert english in one_error_line(run_cli(capsys, monkeypatch, [*argv, *extra])[2])
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from mahjong_nts.cli.common import PROG, fail, input_name, read_input
 from mahjong_nts.cli.waits import add_waits_option, waits_object, waits_table
-from mahjong_nts.messages import one_line
+from mahjong_nts.messages import in_dutch, one_line
 from scoring import (
     Hand,
     InputError,
@@ -213,8 +213,8 @@ def hand_object_from_args(args: argparse.Namespace) -> dict[str, Any]:
     for option, text in typed:
         try:
             parse_tiles(text)
-        except InputError as error:
-            raise InputError(f"{option}: {one_line(error)}" if option else one_line(error)) from error
+        except InputError as error:  # kept whole (its code), so the table's reader gets it in Dutch
+            raise (error.located(option) if option else error) from None
     missing = [
         option for option, value in (("--seat", args.seat), ("--prevailing", args.prevailing)) if not value
     ]
@@ -345,7 +345,9 @@ def run_score(args: argparse.Namespace) -> int:
         obj = hand_object_from_args(args)
         result = waits_object(obj) if args.waits else score_object(obj)
     except InputError as error:  # the table's reader gets it in the table's language; JSON keeps English
-        return fail(str(error) if args.json_out else describe(error, lang))
+        if args.json_out or lang == "en":
+            return fail(str(error))
+        return fail(describe(error, lang) if error.code else in_dutch(str(error)))
     if args.json_out:
         print(json.dumps(result, ensure_ascii=False, indent=None if args.compact else 2))
     else:
