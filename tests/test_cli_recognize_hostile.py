@@ -97,3 +97,23 @@ def test_annotate_a_photo_whose_name_is_near_the_limit(
     written = Path(record["annotated"])
     assert record["error"] is None and written.is_file() and written.parent == drawn
     assert len(os.fsencode(written.name)) <= 255 and written.name.startswith("h" * 200)
+
+
+def test_a_folder_stands_for_the_photos_in_it(
+    model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`recognize photos/` reads the photos in it in batch's order (hand2 before hand10), not its subfolders
+    nor files that are no photos; a folder without photos gets its own error line."""
+    folder = tmp_path / "photos"
+    (folder / "inner").mkdir(parents=True)
+    for name in ("hand10.jpg", "hand2.png", "inner/hand3.jpg"):
+        photo(folder / name)
+    (folder / "notes.txt").write_text("no photo", encoding="utf-8")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code = main(["recognize", str(folder), str(empty), "--json", "--models", str(model_dir)])
+    assert code == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(line["image"]).name for line in lines] == ["hand2.png", "hand10.jpg", "empty"]
+    assert [line["error"] is None and len(line["tiles"]) == 1 for line in lines[:2]] == [True, True]
+    assert "a folder with no photos in it" in lines[2]["error"]

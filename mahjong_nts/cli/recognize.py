@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mahjong_nts.batch.runner import find_photos
 from mahjong_nts.cli.common import fraction
 from mahjong_nts.messages import one_line
 from mahjong_nts.reading.hand import hand_json
@@ -36,7 +37,12 @@ def add_parser(subparsers: Any) -> None:
         help="find and read the tiles in photos",
         description="Find the mahjong tiles in each photo and read their codes, row by row.",
     )
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photos (JPEG, PNG, WebP, HEIC or AVIF)")
+    parser.add_argument(
+        "images",
+        nargs="+",
+        metavar="IMAGE",
+        help="photos (JPEG, PNG, WebP, HEIC or AVIF); a folder stands for the photos in it",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line on stdout")
     parser.add_argument(
         "--hand",
@@ -81,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mahjong-nts recognize: {one_line(exc)}", file=sys.stderr)
         return 2
     failures = 0
+    args.images = photo_names(args.images)
     targets = AnnotatedNames(args.images)
     for index, name in enumerate(args.images, start=1):
         if len(args.images) > 1:
@@ -92,6 +99,16 @@ def run(args: argparse.Namespace) -> int:
     if failures:
         print(f"mahjong-nts recognize: {failures} of {len(args.images)} photos failed", file=sys.stderr)
     return 1 if failures else 0
+
+
+def photo_names(names: Sequence[str]) -> list[str]:
+    """The names given, a folder replaced by the photos in it (not its subfolders; in the order `batch`
+    reads them). A folder without photos stays, so its line says why nothing was read."""
+    out: list[str] = []
+    for name in names:
+        photos = find_photos(Path(name), False, Path(name).resolve()) if os.path.isdir(name) else []
+        out.extend([str(photo) for photo in photos] or [name])
+    return out
 
 
 def recognize_one(
@@ -107,6 +124,9 @@ def recognize_one(
     record: dict[str, Any] = {"image": name, "width": None, "height": None, "error": None, "tiles": []}
     if with_hand:
         record.update(hand=None, assumed=[], reason="the photo could not be read")
+    if os.path.isdir(name):  # photo_names left it: it holds no photos
+        record["error"] = f"{name}: a folder with no photos in it (JPEG, PNG, WebP, HEIC or AVIF)"
+        return record
     try:
         image = load_image(name)
         record["width"], record["height"] = image.width, image.height
