@@ -235,7 +235,7 @@ def make_batch(
         labels.append(lab)
     if occlude_frac > 0:
         crops = [
-            occlude(c, rng) if lab < BACK and rng.random() < occlude_frac else c
+            occlude(c, rng) if lab not in (BACK, NOT_A_TILE) and rng.random() < occlude_frac else c
             for c, lab in zip(crops, labels, strict=True)
         ]
     crops = [degrade(ink_jitter(c, rng), rng) for c in crops]
